@@ -1,0 +1,116 @@
+// Models manifest: what sits in the models folder and which role each file can play.
+//  - <dir>/<name>/ or <dir>/<owner>/<name>/ with config.json + tokenizer.json + onnx/*.onnx
+//      → embedding model, or rerank when config.json declares a sequence-classification head
+//  - any *.gguf file (top level or one folder down) → chat model (also usable as LLM reranker)
+// Only metadata is read here: no model is loaded.
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join, relative } from "node:path";
+import type { ModelInfo } from "./types.ts";
+
+export interface ScannedModel extends ModelInfo {
+  /** absolute path of the folder (ONNX) or file (GGUF) */
+  path: string;
+  format: "onnx" | "gguf";
+  /** ONNX: file name inside onnx/ that will be loaded */
+  onnxFile?: string;
+  modelType?: string;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(() => true, () => false);
+}
+
+async function readJson(p: string): Promise<any> {
+  try {
+    return JSON.parse(await readFile(p, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** licence from README front-matter ("license: mit") when present */
+async function readLicence(folder: string, config: any): Promise<string | undefined> {
+  try {
+    const readme = await readFile(join(folder, "README.md"), "utf8");
+    const fm = readme.match(/^---\s*\n([\s\S]*?)\n---/);
+    const lic = fm?.[1]?.match(/^licen[cs]e:\s*["']?([^"'\n]+)["']?\s*$/m)?.[1];
+    if (lic) return lic.trim();
+  } catch {}
+  return typeof config?.license === "string" ? config.license : undefined;
+}
+
+/** Prefer the quantised ONNX file: smaller and faster on CPU. */
+function pickOnnx(files: string[]): string | undefined {
+  const onnx = files.filter((f) => f.endsWith(".onnx")).sort();
+  return onnx.find((f) => f === "model_quantized.onnx") ?? onnx.find((f) => f === "model.onnx") ?? onnx[0];
+}
+
+const CLASSIFIER = /ForSequenceClassification$/;
+
+async function scanOnnxFolder(root: string, folder: string): Promise<ScannedModel | undefined> {
+  if (!(await exists(join(folder, "config.json"))) || !(await exists(join(folder, "tokenizer.json")))) return;
+  const onnxFiles = await readdir(join(folder, "onnx")).catch(() => [] as string[]);
+  const onnxFile = pickOnnx(onnxFiles);
+  if (!onnxFile) return;
+  const config = await readJson(join(folder, "config.json"));
+  const archs: string[] = config?.architectures ?? [];
+  const isRerank = archs.some((a) => CLASSIFIER.test(a)) && (config?.num_labels ?? Object.keys(config?.id2label ?? { 0: 0 }).length) === 1;
+  const id = relative(root, folder).split("\\").join("/");
+  return {
+    id,
+    role: isRerank ? "rerank" : "embedding",
+    tier: "local",
+    default: false,
+    dims: isRerank ? undefined : config?.hidden_size ?? config?.d_model ?? config?.dim,
+    contextLength: config?.max_position_embeddings,
+    licence: await readLicence(folder, config),
+    file: `${id}/onnx/${onnxFile}`,
+    description: isRerank ? "ONNX cross-encoder re-ranker (transformers.js)" : "ONNX sentence-embedding model (transformers.js)",
+    path: folder,
+    format: "onnx",
+    onnxFile,
+    modelType: config?.model_type,
+  };
+}
+
+/** Context length and licence from the GGUF header (metadata only; tensors are not read). */
+async function ggufMeta(path: string): Promise<Partial<ModelInfo>> {
+  try {
+    const { readGgufFileInfo } = await import("node-llama-cpp");
+    const info = await readGgufFileInfo(path, { readTensorInfo: false, logWarnings: false });
+    const md: any = info.metadata;
+    const arch = md?.general?.architecture;
+    const ctx = arch ? md?.[arch]?.context_length : undefined;
+    const out: Partial<ModelInfo> = {};
+    if (typeof ctx === "number" || typeof ctx === "bigint") out.contextLength = Number(ctx);
+    if (md?.general?.license) out.licence = String(md.general.license);
+    if (md?.general?.name) out.description = `GGUF model "${md.general.name}" (node-llama-cpp)`;
+    return out;
+  } catch {
+    return {}; // unreadable header: still listed; loading will report the real error
+  }
+}
+
+export async function scanModelsDetailed(dir: string): Promise<ScannedModel[]> {
+  const out: ScannedModel[] = [];
+  const top = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const visit = async (folder: string, entries: typeof top, depth: number) => {
+    for (const e of entries) {
+      const p = join(folder, e.name);
+      if (e.isFile() && e.name.toLowerCase().endsWith(".gguf")) {
+        const id = relative(dir, p).replace(/\.gguf$/i, "").split("\\").join("/");
+        out.push({ id, role: "chat", tier: "local", default: false, file: relative(dir, p), description: "GGUF model (node-llama-cpp)", path: p, format: "gguf", ...(await ggufMeta(p)) });
+      } else if (e.isDirectory() && !e.name.startsWith(".")) {
+        const onnx = await scanOnnxFolder(dir, p);
+        if (onnx) out.push(onnx);
+        else if (depth < 1) await visit(p, await readdir(p, { withFileTypes: true }).catch(() => []), depth + 1);
+      }
+    }
+  };
+  await visit(dir, top, 0);
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export async function scanModels(dir: string): Promise<ModelInfo[]> {
+  return (await scanModelsDetailed(dir)).map(({ path: _p, format: _f, onnxFile: _o, modelType: _m, ...info }) => info);
+}
