@@ -1,4 +1,9 @@
-// Local tier: ONNX models via transformers.js, GGUF models via node-llama-cpp (work in progress).
+// Local tier: ONNX models via transformers.js, GGUF models via node-llama-cpp.
+// Everything loads lazily on first use and is shared by all requests of the registry.
+import { approxTokenCount } from "./builtin-tokens.ts";
+import { createLocalCrossEncoder, createLocalEmbedder } from "./local-embed.ts";
+import { GgufModel } from "./llama-runtime.ts";
+import { answerSystemPrompt, answerUserPrompt, parseCitations, parseRelevance, rerankPrompt, saidNotFound, summarySystemPrompt } from "./prompt.ts";
 import type { ModelsConfig } from "./registry.ts";
 import type { ScannedModel } from "./scan.ts";
 import type { Answerer, Embedder, Reranker, Summariser, TokenCounter } from "./types.ts";
@@ -8,11 +13,94 @@ export interface LocalBackends {
   answerer(m: ScannedModel): Answerer;
   summariser(m: ScannedModel): Summariser;
   reranker(m: ScannedModel): Reranker;
+  /** exact token counts once prepareTokens() resolved; the documented approximation before */
   tokens(m: ScannedModel): TokenCounter;
+  prepareTokens(m: ScannedModel): Promise<void>;
+  gguf(m: ScannedModel): GgufModel;
   close(): Promise<void>;
 }
 
-export function createLocalBackends(_cfg: ModelsConfig, _models: ScannedModel[]): LocalBackends {
-  const todo = (): never => { throw new Error("local tier not implemented yet"); };
-  return { embedder: todo, answerer: todo, summariser: todo, reranker: todo, tokens: todo, close: async () => {} };
+// Summaries read at most this much of a document: small local models have small contexts.
+const SUMMARY_INPUT_CHARS = 12_000;
+
+export function createLocalBackends(cfg: ModelsConfig, _models: ScannedModel[]): LocalBackends {
+  const ggufs = new Map<string, GgufModel>();
+  const vocab = new Map<string, (t: string) => number>();
+  const gguf = (m: ScannedModel) => {
+    let g = ggufs.get(m.path);
+    if (!g) {
+      g = new GgufModel(m.id, m.path, { threads: cfg.threads, maxSequences: cfg.maxSequences, queueTimeoutMs: cfg.queueTimeoutMs });
+      ggufs.set(m.path, g);
+    }
+    return g;
+  };
+
+  return {
+    gguf,
+    embedder: (m) => createLocalEmbedder(cfg.modelsDir, m, cfg.threads),
+    answerer(m) {
+      const g = gguf(m);
+      return {
+        id: m.id,
+        async answer(req) {
+          const r = await g.generate({
+            system: answerSystemPrompt(req),
+            history: req.history,
+            user: answerUserPrompt(req),
+            temperature: req.temperature,
+            thinking: req.thinking,
+            maxTokens: req.maxTokens,
+            signal: req.signal,
+            onToken: req.onToken,
+          });
+          const answered = !saidNotFound(r.text, req.lang);
+          return { ...r, model: m.id, answered, cited: answered ? parseCitations(r.text, req.passages) : [] };
+        },
+      };
+    },
+    summariser(m) {
+      const g = gguf(m);
+      return {
+        id: m.id,
+        async summarise(markdown, lang) {
+          const r = await g.generate({ system: summarySystemPrompt(lang), history: [], user: markdown.slice(0, SUMMARY_INPUT_CHARS), temperature: 0, maxTokens: 256 });
+          return { text: r.text, promptTokens: r.promptTokens, completionTokens: r.completionTokens };
+        },
+      };
+    },
+    reranker(m) {
+      if (m.format === "onnx") return createLocalCrossEncoder(cfg.modelsDir, m, cfg.threads);
+      const g = gguf(m);
+      return {
+        id: m.id,
+        // One short generation per passage; sequential so a rerank holds at most one slot.
+        async rerank(query, passages) {
+          const scores: number[] = [];
+          for (const p of passages) {
+            const r = await g.generate({ system: "You judge search results.", history: [], user: rerankPrompt(query, p), temperature: 0, maxTokens: 4 });
+            scores.push(parseRelevance(r.text));
+          }
+          return scores;
+        },
+      };
+    },
+    async prepareTokens(m) {
+      if (m.format !== "gguf" || vocab.has(m.id)) return;
+      const { sharedLlama } = await import("./llama-runtime.ts");
+      const llama = await sharedLlama();
+      // Vocabulary only: a few MB even for large models, no weights.
+      const model = await llama.loadModel({ modelPath: m.path, vocabOnly: true });
+      vocab.set(m.id, (t) => model.tokenize(t).length);
+    },
+    tokens(m) {
+      return {
+        id: m.id,
+        count: (text) => (vocab.get(m.id) ?? approxTokenCount)(text),
+      };
+    },
+    async close() {
+      await Promise.all([...ggufs.values()].map((g) => g.close()));
+      ggufs.clear();
+    },
+  };
 }

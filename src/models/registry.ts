@@ -70,6 +70,9 @@ export async function createModelRegistry(cfg: ModelsConfig): Promise<ModelRegis
   }
   // rerank has no default: the spec says rerank without rerankModel runs nothing.
 
+  const defaultChat = infos.find((i) => i.id === defaults.get("chat") && i.role === "chat")!;
+  if (defaultChat.tier === "local") await local!.prepareTokens(scanned.find((s) => s.id === defaultChat.id)!);
+
   const find = (id: string, role: Role) => infos.find((i) => i.id === id && i.role === role);
   const cache = new Map<string, unknown>();
   const memo = <T>(key: string, make: () => T): T => {

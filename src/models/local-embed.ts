@@ -1,0 +1,104 @@
+// Local ONNX embedding models through transformers.js, reading only the models folder
+// (remote loading off). Pooling follows the model's sentence-transformers 1_Pooling config when
+// present; otherwise mean, except BGE (CLS). Vectors are L2-normalised. Query/passage prefixes
+// follow the model families' documented conventions (e5: "query: "/"passage: ", bge: an
+// instruction before queries only).
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ScannedModel } from "./scan.ts";
+import type { Embedder } from "./types.ts";
+
+export type Pooling = "mean" | "cls" | "last_token";
+
+export async function readPooling(folder: string, id: string): Promise<Pooling> {
+  try {
+    const cfg = JSON.parse(await readFile(join(folder, "1_Pooling", "config.json"), "utf8"));
+    if (cfg.pooling_mode_cls_token) return "cls";
+    if (cfg.pooling_mode_lasttoken) return "last_token";
+    return "mean";
+  } catch {
+    return /bge/i.test(id) ? "cls" : "mean";
+  }
+}
+
+export function prefixesFor(id: string): { query: string; passage: string } {
+  if (/e5/i.test(id)) return { query: "query: ", passage: "passage: " };
+  if (/bge/i.test(id) && !/m3/i.test(id)) {
+    return /zh/i.test(id)
+      ? { query: "为这个句子生成表示以用于检索相关文章：", passage: "" }
+      : { query: "Represent this sentence for searching relevant passages: ", passage: "" };
+  }
+  return { query: "", passage: "" };
+}
+
+/** transformers.js picks onnx/<model_file_name><dtype suffix>.onnx; map our chosen file onto that. */
+export function onnxLoadOptions(onnxFile: string): { model_file_name: string; dtype: "q8" | "fp32" } {
+  const base = onnxFile.replace(/\.onnx$/, "");
+  return base.endsWith("_quantized")
+    ? { model_file_name: base.slice(0, -"_quantized".length), dtype: "q8" }
+    : { model_file_name: base, dtype: "fp32" };
+}
+
+let envReady: Promise<typeof import("@huggingface/transformers")> | undefined;
+
+export async function transformersFor(modelsDir: string) {
+  envReady ??= import("@huggingface/transformers");
+  const tf = await envReady;
+  tf.env.allowRemoteModels = false;
+  tf.env.allowLocalModels = true;
+  tf.env.localModelPath = modelsDir.endsWith("/") ? modelsDir : modelsDir + "/";
+  tf.env.useFSCache = false;
+  return tf;
+}
+
+export function createLocalEmbedder(modelsDir: string, m: ScannedModel, threads: number): Embedder {
+  const prefixes = prefixesFor(m.id);
+  let ready: Promise<{ extractor: any; pooling: Pooling }> | undefined;
+  const load = () =>
+    (ready ??= (async () => {
+      const tf = await transformersFor(modelsDir);
+      const extractor = await tf.pipeline("feature-extraction", m.id, {
+        ...onnxLoadOptions(m.onnxFile!),
+        local_files_only: true,
+        session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },
+      } as any);
+      return { extractor, pooling: await readPooling(m.path, m.id) };
+    })());
+  return {
+    id: m.id,
+    dims: m.dims ?? 0,
+    async embed(texts, kind) {
+      if (!texts.length) return [];
+      const { extractor, pooling } = await load();
+      const prefix = prefixes[kind];
+      const out = await extractor(texts.map((t) => prefix + t), { pooling, normalize: true });
+      const [n, d] = out.dims as number[];
+      const data = out.data as Float32Array;
+      return Array.from({ length: n! }, (_, i) => data.slice(i * d!, (i + 1) * d!));
+    },
+  };
+}
+
+/** ONNX cross-encoder: one logit per (query, passage) pair. */
+export function createLocalCrossEncoder(modelsDir: string, m: ScannedModel, threads: number) {
+  let ready: Promise<{ tokenizer: any; model: any }> | undefined;
+  const load = () =>
+    (ready ??= (async () => {
+      const tf = await transformersFor(modelsDir);
+      const opts = { ...onnxLoadOptions(m.onnxFile!), local_files_only: true, session_options: { intraOpNumThreads: threads } } as any;
+      return {
+        tokenizer: await tf.AutoTokenizer.from_pretrained(m.id, { local_files_only: true }),
+        model: await tf.AutoModelForSequenceClassification.from_pretrained(m.id, opts),
+      };
+    })());
+  return {
+    id: m.id,
+    async rerank(query: string, passages: string[]): Promise<number[]> {
+      if (!passages.length) return [];
+      const { tokenizer, model } = await load();
+      const inputs = tokenizer(new Array(passages.length).fill(query), { text_pair: passages, padding: true, truncation: true });
+      const { logits } = await model(inputs);
+      return Array.from(logits.data as Float32Array).slice(0, passages.length);
+    },
+  };
+}
