@@ -1,4 +1,10 @@
-// Remote tier: OpenAI-compatible endpoint (work in progress).
+// Remote tier: any OpenAI-compatible server (Ollama, vLLM, llama.cpp server, hosted APIs).
+// Embeddings via POST /v1/embeddings, chat via POST /v1/chat/completions with stream: true (SSE).
+// Listed as "remote:<model>". Only the models named in config are listed: the server may host
+// many, but only those the operator chose are valid for agents.
+import { RemoteModelError } from "./errors.ts";
+import { approxTokenCount } from "./builtin-tokens.ts";
+import { answerSystemPrompt, answerUserPrompt, parseCitations, parseRelevance, rerankPrompt, saidNotFound, summarySystemPrompt } from "./prompt.ts";
 import type { Answerer, Embedder, ModelInfo, Reranker, Summariser } from "./types.ts";
 
 export interface RemoteConfig { url: string; apiKey?: string; chatModel?: string; embeddingModel?: string }
@@ -8,10 +14,148 @@ export interface RemoteBackends {
   summariser(id: string): Summariser;
   reranker(id: string): Reranker;
 }
-export function remoteModelInfos(_cfg: RemoteConfig): ModelInfo[] {
-  return [];
+
+export const REMOTE_PREFIX = "remote:";
+const name = (id: string) => (id.startsWith(REMOTE_PREFIX) ? id.slice(REMOTE_PREFIX.length) : id);
+
+export function remoteModelInfos(cfg: RemoteConfig): ModelInfo[] {
+  const out: ModelInfo[] = [];
+  if (cfg.chatModel) {
+    const id = REMOTE_PREFIX + cfg.chatModel;
+    out.push({ id, role: "chat", tier: "remote", default: false, description: `OpenAI-compatible chat model at ${new URL(cfg.url).host}` });
+    out.push({ id, role: "rerank", tier: "remote", default: false, description: "LLM re-ranker (remote chat model)" });
+  }
+  if (cfg.embeddingModel) {
+    out.push({ id: REMOTE_PREFIX + cfg.embeddingModel, role: "embedding", tier: "remote", default: false, description: `OpenAI-compatible embedding model at ${new URL(cfg.url).host}` });
+  }
+  return out;
 }
-export function createRemoteBackends(_cfg: RemoteConfig): RemoteBackends {
-  const todo = (): never => { throw new Error("remote tier not implemented yet"); };
-  return { embedder: todo, answerer: todo, summariser: todo, reranker: todo };
+
+interface ChatCall {
+  model: string;
+  messages: { role: "system" | "user" | "assistant"; content: string }[];
+  temperature?: number;
+  maxTokens?: number;
+  thinking?: "LOW" | "HIGH";
+  signal?: AbortSignal;
+  onToken?: (t: string) => void;
+}
+
+export function createRemoteBackends(cfg: RemoteConfig): RemoteBackends {
+  const base = cfg.url.replace(/\/+$/, "").replace(/\/v1$/, "");
+  const headers = (): Record<string, string> => ({
+    "content-type": "application/json",
+    ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
+  });
+  let dims = 0; // learnt from the first response
+
+  async function post(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+    const res = await fetch(base + path, { method: "POST", headers: headers(), body: JSON.stringify(body), signal });
+    if (!res.ok) throw new RemoteModelError(res.status, await res.text().catch(() => ""));
+    return res;
+  }
+
+  async function chat(c: ChatCall) {
+    const res = await post("/v1/chat/completions", {
+      model: c.model,
+      messages: c.messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
+      ...(c.maxTokens ? { max_tokens: c.maxTokens } : {}),
+      // OpenAI-style reasoning models honour this; others ignore unknown fields.
+      ...(c.thinking ? { reasoning_effort: c.thinking === "LOW" ? "low" : "high" } : {}),
+    }, c.signal);
+    let text = "";
+    let usage: { prompt_tokens?: number; completion_tokens?: number } | undefined;
+    for await (const data of sseData(res.body!)) {
+      if (data === "[DONE]") break;
+      const chunk = JSON.parse(data);
+      const delta: string | undefined = chunk.choices?.[0]?.delta?.content;
+      if (delta) {
+        text += delta;
+        c.onToken?.(delta);
+      }
+      if (chunk.usage) usage = chunk.usage;
+    }
+    const promptChars = c.messages.map((m) => m.content).join("\n");
+    return {
+      text: text.trim(),
+      // Servers that omit usage get the documented approximation.
+      promptTokens: usage?.prompt_tokens ?? approxTokenCount(promptChars),
+      completionTokens: usage?.completion_tokens ?? approxTokenCount(text),
+    };
+  }
+
+  return {
+    embedder(id) {
+      return {
+        id,
+        get dims() { return dims; },
+        async embed(texts) {
+          if (!texts.length) return [];
+          const res = await post("/v1/embeddings", { model: name(id), input: texts, encoding_format: "float" });
+          const json: any = await res.json();
+          const rows = [...json.data].sort((a: any, b: any) => a.index - b.index);
+          const out = rows.map((r: any) => Float32Array.from(r.embedding as number[]));
+          dims = out[0]?.length ?? dims;
+          return out;
+        },
+      };
+    },
+    answerer(id) {
+      return {
+        id,
+        async answer(req) {
+          const r = await chat({
+            model: name(id),
+            messages: [
+              { role: "system", content: answerSystemPrompt(req) },
+              ...req.history,
+              { role: "user", content: answerUserPrompt(req) },
+            ],
+            temperature: req.temperature, maxTokens: req.maxTokens, thinking: req.thinking, signal: req.signal, onToken: req.onToken,
+          });
+          const answered = !saidNotFound(r.text, req.lang);
+          return { ...r, model: id, answered, cited: answered ? parseCitations(r.text, req.passages) : [] };
+        },
+      };
+    },
+    summariser(id) {
+      return {
+        id,
+        summarise: (markdown, lang) =>
+          chat({ model: name(id), messages: [{ role: "system", content: summarySystemPrompt(lang) }, { role: "user", content: markdown }], temperature: 0 }),
+      };
+    },
+    reranker(id) {
+      return {
+        id,
+        async rerank(query, passages) {
+          return Promise.all(passages.map(async (p) => {
+            const r = await chat({ model: name(id), messages: [{ role: "user", content: rerankPrompt(query, p) }], temperature: 0, maxTokens: 4 });
+            return parseRelevance(r.text);
+          }));
+        },
+      };
+    },
+  };
+}
+
+/** The `data:` payloads of a text/event-stream body, one per event. */
+export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buf = "";
+  for await (const bytes of body as any as AsyncIterable<Uint8Array>) {
+    buf += decoder.decode(bytes, { stream: true });
+    let sep: number;
+    while ((sep = buf.search(/\r?\n\r?\n/)) >= 0) {
+      const event = buf.slice(0, sep);
+      buf = buf.slice(sep).replace(/^\r?\n\r?\n/, "");
+      const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+      if (data) yield data;
+    }
+  }
+  const tail = buf.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+  if (tail) yield tail;
 }
