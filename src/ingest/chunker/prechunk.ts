@@ -1,0 +1,169 @@
+/*
+ * Pre-chunks: groups of whole elements staged to become one chunk (or, for a single oversized
+ * element, several text-split chunks). Semantics follow unstructured's PreChunker,
+ * PreChunkBuilder, PreChunk and PreChunkCombiner with table isolation on (its default):
+ * - a Table always sits alone in a pre-chunk, never receives an overlap prefix and never gives one;
+ * - fitting is judged on raw element text lengths plus "\n\n" separators (the overlap prefix counts
+ *   as a segment), while the chunk text itself uses whitespace-normalised text (code kept as is);
+ * - a pre-chunk whose text is already longer than the soft max (strictly greater) takes no more.
+ */
+import type { Element } from "../elements.ts";
+import type { ChunkConfig } from "./config.ts";
+
+export const TEXT_SEPARATOR = "\n\n";
+const SEP_LEN = TEXT_SEPARATOR.length;
+
+export interface PreChunk {
+  elements: Element[];
+  overlapPrefix: string;
+  /** Non-empty chunk-text segments: the overlap prefix (if any), then each element's. */
+  segments: string[];
+}
+
+export function isTable(e: Element): boolean {
+  return e.type === "Table";
+}
+
+const NEEDS_FOLD = /\s\s|[^\S ]/;
+
+/** The chunk-text segment of one element; "" contributes nothing. */
+function segmentOf(e: Element): string {
+  if (!e.text) return "";
+  if (e.type === "CodeSnippet") return e.text;
+  const t = e.text.trim();
+  return NEEDS_FOLD.test(t) ? t.replace(/\s+/g, " ") : t;
+}
+
+function makePreChunk(elements: Element[], overlapPrefix: string): PreChunk {
+  const segments: string[] = overlapPrefix ? [overlapPrefix] : [];
+  for (const e of elements) {
+    const s = segmentOf(e);
+    if (s) segments.push(s);
+  }
+  return { elements, overlapPrefix, segments };
+}
+
+export function preChunkText(pc: PreChunk): string {
+  return pc.segments.join(TEXT_SEPARATOR);
+}
+
+type Boundary = (e: Element) => boolean;
+
+/** Stateful page-change detector: the first element opens a page, a different explicit page breaks. */
+function pageChange(): Boundary {
+  let current = 1;
+  let first = true;
+  return (e) => {
+    if (first) {
+      first = false;
+      current = e.page ?? 1;
+      return false;
+    }
+    if (e.page === undefined || e.page === current) return false;
+    current = e.page;
+    return true;
+  };
+}
+
+function boundaries(cfg: ChunkConfig): Boundary[] {
+  if (cfg.strategy !== "by_title") return [];
+  const preds: Boundary[] = [(e) => e.type === "Title"];
+  if (!cfg.multipage_sections) preds.push(pageChange());
+  return preds;
+}
+
+export function buildPreChunks(elements: Element[], cfg: ChunkConfig): PreChunk[] {
+  const out: PreChunk[] = [];
+  const preds = boundaries(cfg);
+  const softMax = Math.min(cfg.new_after_n_chars, cfg.max_characters);
+  const interOverlap = cfg.overlap_all ? cfg.overlap : 0;
+
+  let els: Element[] = [];
+  let prefix = "";
+  let nSegs = 0;
+  let textLen = 0;
+  let hasTable = false;
+
+  const textLength = () => textLen + (nSegs ? (nSegs - 1) * SEP_LEN : 0);
+  const willFit = (e: Element): boolean => {
+    if (isTable(e)) return els.length === 0;
+    if (hasTable) return false;
+    if (els.length === 0) return true;
+    if (textLength() > softMax) return false;
+    return cfg.max_characters - textLen - SEP_LEN * nSegs >= e.text.length;
+  };
+  const flush = () => {
+    if (!els.length) return;
+    const pc = makePreChunk(els, prefix);
+    out.push(pc);
+    let next = "";
+    if (interOverlap && !(els.length === 1 && isTable(els[0]!))) {
+      next = preChunkText(pc).slice(-interOverlap).trim();
+    }
+    els = [];
+    hasTable = false;
+    prefix = next;
+    nSegs = next ? 1 : 0;
+    textLen = next.length;
+  };
+
+  for (const e of elements) {
+    // Every predicate sees every element: the page detector keeps state.
+    let boundary = false;
+    for (const p of preds) if (p(e)) boundary = true;
+    if (boundary || !willFit(e)) flush();
+    if (els.length === 0 && isTable(e)) {
+      prefix = "";
+      nSegs = 0;
+      textLen = 0;
+    }
+    els.push(e);
+    if (isTable(e)) hasTable = true;
+    if (e.text) {
+      nSegs++;
+      textLen += e.text.length;
+    }
+  }
+  flush();
+  return out;
+}
+
+/** by_title only: merge a run of small pre-chunks while the first is under the threshold and all fit. */
+export function combinePreChunks(pcs: PreChunk[], cfg: ChunkConfig): PreChunk[] {
+  const out: PreChunk[] = [];
+  let acc: PreChunk | null = null;
+  let accTextLen = 0;
+
+  for (const pc of pcs) {
+    const segs = pc.segments;
+    if (acc) {
+      const ownSegs = pc.overlapPrefix ? segs.slice(1) : segs;
+      let combinedLen = accTextLen;
+      let count = acc.segments.length;
+      for (const s of ownSegs) {
+        combinedLen += (count ? SEP_LEN : 0) + s.length;
+        count++;
+      }
+      const fits =
+        !acc.elements.some(isTable) &&
+        !pc.elements.some(isTable) &&
+        accTextLen < cfg.combine_text_under_n_chars &&
+        combinedLen <= cfg.max_characters;
+      if (fits) {
+        // The later prefix is dropped: it repeats the end of the accumulated text.
+        acc = {
+          elements: acc.elements.concat(pc.elements),
+          overlapPrefix: acc.overlapPrefix,
+          segments: acc.segments.concat(ownSegs),
+        };
+        accTextLen = combinedLen;
+        continue;
+      }
+      out.push(acc);
+    }
+    acc = pc;
+    accTextLen = segs.reduce((n, s, i) => n + s.length + (i ? SEP_LEN : 0), 0);
+  }
+  if (acc) out.push(acc);
+  return out;
+}
