@@ -1,0 +1,58 @@
+import { decodeUtf8 } from "./text.ts";
+import { escapeCell, renderTable } from "./markdown-writer.ts";
+
+// RFC 4180 parsing in one pass: quoted fields may hold separators, doubled quotes and newlines.
+
+export function parseCsv(text: string, sep = ","): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let i = 0;
+  const n = text.length;
+  const plain = new RegExp(`[^${sep === "\t" ? "\\t" : sep}\\n]*`, "y");
+  while (i < n) {
+    const c = text[i]!;
+    if (c === '"' && field === "") {
+      let j = i + 1;
+      const parts: string[] = [];
+      for (;;) {
+        const q = text.indexOf('"', j);
+        if (q < 0) { parts.push(text.slice(j)); j = n; break; }
+        parts.push(text.slice(j, q));
+        if (text[q + 1] === '"') { parts.push('"'); j = q + 2; continue; }
+        j = q + 1;
+        break;
+      }
+      field = parts.join("");
+      // tolerate junk between the closing quote and the separator
+      while (j < n && text[j] !== sep && text[j] !== "\n") field += text[j++];
+      i = j;
+      continue;
+    }
+    if (c === sep) { row.push(field); field = ""; i++; continue; }
+    if (c === "\n") { row.push(field); rows.push(row); row = []; field = ""; i++; continue; }
+    plain.lastIndex = i;
+    const run = plain.exec(text)![0];
+    field += run || c;
+    i += run.length || 1;
+  }
+  if (field !== "" || row.length) { row.push(field); rows.push(row); }
+  return rows.filter((r) => !(r.length === 1 && r[0] === ""));
+}
+
+/** Picks ';' or tab over ',' when the first line clearly uses it (common in European exports). */
+function detectSeparator(text: string): string {
+  const first = text.slice(0, text.indexOf("\n") < 0 ? text.length : text.indexOf("\n"));
+  const count = (s: string) => first.split(s).length - 1;
+  const best = [",", ";", "\t"].sort((x, y) => count(y) - count(x))[0]!;
+  return count(best) > 0 ? best : ",";
+}
+
+export function csvToMarkdown(bytes: Uint8Array): string {
+  const text = decodeUtf8(bytes);
+  const rows = parseCsv(text, detectSeparator(text)).map((r) =>
+    r.map((f) => escapeCell(f.replace(/\s*\n\s*/g, " ").trim())),
+  );
+  const table = renderTable(rows);
+  return table ? table + "\n" : "";
+}

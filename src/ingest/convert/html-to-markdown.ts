@@ -1,0 +1,115 @@
+import { decodeEntities, tokenize } from "./html-tokenizer.ts";
+import { MarkdownWriter } from "./markdown-writer.ts";
+
+// HTML → markdown driven by the token stream with an explicit stack of open elements. Only the state that
+// changes the output (lists, tables, pre, headings, dropped subtrees) lives on the stack, and end tags with
+// no open match are ignored in O(1) via per-name counters, so deep or malformed nesting stays linear.
+
+const VOID = new Set([
+  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+]);
+const DROP = new Set([
+  "script", "style", "noscript", "template", "head", "svg", "math", "iframe", "object", "canvas", "select",
+  "textarea", "title", "button", "noembed", "noframes", "xmp",
+]);
+const BLOCK = new Set([
+  "p", "div", "section", "article", "header", "footer", "main", "nav", "aside", "blockquote", "figure",
+  "figcaption", "address", "details", "summary", "form", "fieldset", "dl", "dt", "dd", "center", "body", "html",
+  "caption", "legend", "hgroup", "ul", "ol", "li", "table", "tr", "td", "th", "thead", "tbody", "tfoot", "pre",
+  "h1", "h2", "h3", "h4", "h5", "h6",
+]);
+/** Opening one of these implicitly closes an open element of the listed names (tolerant HTML). */
+const IMPLICIT_CLOSE: Record<string, string[]> = {
+  li: ["li"], dt: ["dt", "dd"], dd: ["dt", "dd"], tr: ["tr", "td", "th"], td: ["td", "th"], th: ["td", "th"],
+  p: ["p"], option: ["option"],
+};
+/** These elements bound the search for an element to close implicitly (a nested list/table starts fresh). */
+const SCOPE = new Set(["ul", "ol", "table", "dl"]);
+
+export function htmlToMarkdown(html: string): string {
+  const w = new MarkdownWriter();
+  const stack: string[] = [];
+  const open = new Map<string, number>();
+  let dropDepth = 0;
+
+  const push = (name: string) => {
+    stack.push(name);
+    open.set(name, (open.get(name) ?? 0) + 1);
+  };
+  const pop = () => {
+    const name = stack.pop()!;
+    open.set(name, open.get(name)! - 1);
+    if (DROP.has(name)) dropDepth--;
+    else if (dropDepth === 0) onEnd(w, name);
+  };
+  const closeUpTo = (name: string) => {
+    if (!open.get(name)) return;
+    while (stack.length) if (stack[stack.length - 1] === name) return pop(); else pop();
+  };
+
+  for (const tok of tokenize(html)) {
+    if (tok.type === "text") {
+      if (dropDepth === 0) w.text(decodeEntities(tok.text));
+      continue;
+    }
+    if (tok.type === "end") {
+      if (!VOID.has(tok.name)) closeUpTo(tok.name);
+      continue;
+    }
+    const name = tok.name;
+    const closes = IMPLICIT_CLOSE[name];
+    if (closes && closes.some((c) => open.get(c))) {
+      for (let k = stack.length - 1; k >= 0 && !SCOPE.has(stack[k]!); k--) {
+        if (closes.includes(stack[k]!)) {
+          while (stack.length > k) pop();
+          break;
+        }
+      }
+    }
+    if (VOID.has(name) || (tok.selfClosing && !DROP.has(name))) {
+      if (dropDepth === 0) onVoid(w, name, tok.attrs);
+      continue;
+    }
+    if (tok.selfClosing) continue;
+    push(name);
+    if (DROP.has(name)) dropDepth++;
+    else if (dropDepth === 0) onStart(w, name, tok.attrs);
+  }
+  while (stack.length) pop();
+  return w.finish();
+}
+
+function onStart(w: MarkdownWriter, name: string, attrs: Record<string, string>): void {
+  if (/^h[1-6]$/.test(name)) return w.startHeading(Number(name[1]));
+  switch (name) {
+    case "ul": return w.startList(false);
+    case "ol": return w.startList(true, Number(attrs.start) || 1);
+    case "li": return w.startItem();
+    case "table": return w.startTable();
+    case "tr": return w.startRow();
+    case "td": case "th": return w.startCell();
+    case "pre": return w.startPre();
+    case "blockquote": return w.startQuote();
+  }
+  if (BLOCK.has(name)) w.blockBreak();
+}
+
+function onEnd(w: MarkdownWriter, name: string): void {
+  if (/^h[1-6]$/.test(name)) return w.endHeading();
+  switch (name) {
+    case "ul": case "ol": return w.endList();
+    case "li": return w.endItem();
+    case "table": return w.endTable();
+    case "tr": return w.endRow();
+    case "td": case "th": return w.endCell();
+    case "pre": return w.endPre();
+    case "blockquote": return w.endQuote();
+  }
+  if (BLOCK.has(name)) w.blockBreak();
+}
+
+function onVoid(w: MarkdownWriter, name: string, attrs: Record<string, string>): void {
+  if (name === "br") w.lineBreak();
+  else if (name === "hr") w.blockBreak();
+  else if (name === "img" && attrs.alt) w.text(` ${attrs.alt} `);
+}

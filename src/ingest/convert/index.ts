@@ -1,0 +1,43 @@
+import { DOCX, XLSX, formatOf, mediaType } from "../formats.ts";
+import { csvToMarkdown } from "./csv.ts";
+import { docxToMarkdown } from "./docx.ts";
+import { ConversionError } from "./errors.ts";
+import { htmlToMarkdown } from "./html-to-markdown.ts";
+import { neutralizeMarkers } from "./pages.ts";
+import { pdfToMarkdown } from "./pdf.ts";
+import { decodeUtf8, jsonToMarkdown, markdownToMarkdown, plainToMarkdown } from "./text.ts";
+import { xlsxToMarkdown } from "./xlsx.ts";
+
+export { ConversionError } from "./errors.ts";
+export { PAGE_MARKER_RE, pageMarker } from "./pages.ts";
+
+export interface ConvertLimits { maxUncompressedBytes: number; maxZipEntries: number }
+export interface Converted { markdown: string; nbPages: number }
+
+export const DEFAULT_CONVERT_LIMITS: ConvertLimits = { maxUncompressedBytes: 200 * 1024 * 1024, maxZipEntries: 10_000 };
+
+export async function convert(
+  bytes: Uint8Array,
+  contentType: string,
+  limits?: Partial<ConvertLimits>,
+): Promise<Converted> {
+  const lim = { ...DEFAULT_CONVERT_LIMITS, ...limits };
+  const type = mediaType(contentType);
+  if (!formatOf(type)) throw new ConversionError(`content type ${type || "(none)"} is not supported`);
+  if (type === "application/pdf") return pdfToMarkdown(bytes);
+  const markdown = await convertUnpaged(bytes, type, lim);
+  return { markdown: neutralizeMarkers(markdown), nbPages: 0 };
+}
+
+async function convertUnpaged(bytes: Uint8Array, type: string, lim: ConvertLimits): Promise<string> {
+  switch (type) {
+    case DOCX: return docxToMarkdown(bytes, lim);
+    case XLSX: return xlsxToMarkdown(bytes, lim);
+    case "text/html": return htmlToMarkdown(decodeUtf8(bytes));
+    case "text/markdown": return markdownToMarkdown(bytes);
+    case "text/plain": return plainToMarkdown(bytes);
+    case "text/csv": return csvToMarkdown(bytes);
+    case "application/json": return jsonToMarkdown(bytes);
+  }
+  throw new ConversionError(`content type ${type} is not supported`);
+}

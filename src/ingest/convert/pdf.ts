@@ -1,0 +1,82 @@
+import { getDocumentProxy } from "unpdf";
+import { ConversionError } from "./errors.ts";
+import { joinPages } from "./pages.ts";
+import { layoutPage, pickHeadingSizes, type PdfLine } from "./pdf-layout.ts";
+
+type PdfDoc = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+export const NO_TEXT_LAYER =
+  "the PDF has no text layer (only images or empty pages); OCR is not available offline, so it cannot be indexed";
+
+export async function openPdf(bytes: Uint8Array, extra: Record<string, unknown> = {}): Promise<PdfDoc> {
+  try {
+    // pdf.js may detach the buffer it is given; work on a copy so the caller's bytes stay usable.
+    // isEvalSupported is a no-op in the pdf.js build unpdf ships (no eval code path left), kept as a guard
+    // in case the bundled pdf.js is swapped for one that still has it.
+    const options = { isEvalSupported: false, verbosity: 0, ...extra } as Parameters<typeof getDocumentProxy>[1];
+    return await getDocumentProxy(bytes.slice(), options);
+  } catch (err) {
+    const e = err as Error;
+    if (e?.name === "PasswordException") throw new ConversionError("could not read PDF: it is password-protected");
+    throw new ConversionError(`could not read PDF: ${e?.message ?? String(err)}`);
+  }
+}
+
+interface RawItem { str: string; transform: number[]; width: number; height: number; hasEOL: boolean }
+
+export async function pdfToMarkdown(bytes: Uint8Array): Promise<{ markdown: string; nbPages: number }> {
+  const pdf = await openPdf(bytes);
+  try {
+    const pagesLines: PdfLine[][] = [];
+    for (let p = 1; p <= pdf.numPages; p++) {
+      let items: RawItem[];
+      try {
+        const page = await pdf.getPage(p);
+        const content = await page.getTextContent();
+        items = (content.items as unknown[]).filter((it): it is RawItem => typeof (it as RawItem).str === "string");
+        page.cleanup();
+      } catch (err) {
+        throw new ConversionError(`could not read PDF: page ${p}: ${(err as Error)?.message ?? String(err)}`);
+      }
+      pagesLines.push(groupLines(items));
+    }
+    const chars = pagesLines.reduce((n, ls) => n + ls.reduce((m, l) => m + l.text.replace(/\s/g, "").length, 0), 0);
+    if (chars === 0) throw new ConversionError(NO_TEXT_LAYER);
+    const headings = pickHeadingSizes(pagesLines.flat());
+    const bodies = pagesLines.map((lines) => layoutPage(lines, headings));
+    return { markdown: joinPages(bodies), nbPages: pdf.numPages };
+  } finally {
+    await pdf.loadingTask.destroy().catch(() => {});
+  }
+}
+
+/** Groups text items into visual lines: a new line on an explicit EOL or a baseline jump. */
+function groupLines(items: RawItem[]): PdfLine[] {
+  const lines: PdfLine[] = [];
+  let cur: PdfLine | null = null;
+  let lastEnd = 0;
+  let eol = false;
+  for (const it of items) {
+    const [a, b, , , x, y] = it.transform as [number, number, number, number, number, number];
+    const size = Math.hypot(a, b) || it.height || 0;
+    if (!it.str) {
+      if (it.hasEOL) eol = true;
+      continue;
+    }
+    if (!cur || eol || Math.abs(y - cur.y) > Math.max(2, 0.5 * Math.min(size || cur.size, cur.size || size))) {
+      cur = { text: "", y, x, size, chars: 0 };
+      lines.push(cur);
+    } else if (cur.text && !/\s$/.test(cur.text) && !/^\s/.test(it.str) && x - lastEnd > 0.15 * size) {
+      cur.text += " ";
+    }
+    cur.text += it.str;
+    const n = it.str.replace(/\s/g, "").length;
+    // the line's size is the one carrying most of its characters
+    if (n > cur.chars) cur.size = size;
+    cur.chars = Math.max(cur.chars, n);
+    lastEnd = x + it.width;
+    eol = it.hasEOL;
+  }
+  for (const l of lines) l.text = l.text.replace(/\s+/g, " ").trim();
+  return lines.filter((l) => l.text.length > 0);
+}

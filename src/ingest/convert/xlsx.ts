@@ -1,0 +1,106 @@
+import { ConversionError } from "./errors.ts";
+import { decodeEntities, tokenize } from "./html-tokenizer.ts";
+import { escapeCell, renderTable } from "./markdown-writer.ts";
+import { ZipArchive, type ZipLimits } from "./zip.ts";
+
+// XLSX → one `## <sheet>` section with a markdown table per sheet. Reads only what text needs:
+// workbook (sheet names), its relationships, shared strings and cell values.
+
+const local = (name: string) => name.slice(name.indexOf(":") + 1);
+
+function sharedStrings(xml: string | null): string[] {
+  if (!xml) return [];
+  const out: string[] = [];
+  let cur: string[] | null = null;
+  let inT = false;
+  let inPhonetic = false;
+  for (const t of tokenize(xml, { xml: true })) {
+    if (t.type === "start") {
+      const n = local(t.name);
+      if (n === "si") cur = [];
+      else if (n === "t") inT = !t.selfClosing;
+      else if (n === "rPh") inPhonetic = true;
+      if (n === "si" && t.selfClosing) { out.push(""); cur = null; }
+    } else if (t.type === "end") {
+      const n = local(t.name);
+      if (n === "si" && cur) { out.push(cur.join("")); cur = null; }
+      else if (n === "t") inT = false;
+      else if (n === "rPh") inPhonetic = false;
+    } else if (cur && inT && !inPhonetic) cur.push(decodeEntities(t.text));
+  }
+  return out;
+}
+
+function columnIndex(ref: string | undefined, fallback: number): number {
+  const m = ref ? /^([A-Z]+)/.exec(ref) : null;
+  if (!m) return fallback;
+  let n = 0;
+  for (const ch of m[1]!) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n - 1;
+}
+
+const MAX_COLUMNS = 1000;
+
+function sheetRows(xml: string, strings: string[]): string[][] {
+  const rows: string[][] = [];
+  let row: string[] | null = null;
+  let cellType = "";
+  let col = 0;
+  let value: string[] | null = null;
+  let inValue = false;
+  for (const t of tokenize(xml, { xml: true })) {
+    if (t.type === "start") {
+      const n = local(t.name);
+      if (n === "row") { row = []; col = 0; if (t.selfClosing) { rows.push(row); row = null; } }
+      else if (n === "c" && row) {
+        col = columnIndex(t.attrs.r, col);
+        cellType = t.attrs.t ?? "n";
+        value = [];
+        if (t.selfClosing) { value = null; col++; }
+      } else if ((n === "v" || n === "t") && value) inValue = !t.selfClosing;
+    } else if (t.type === "end") {
+      const n = local(t.name);
+      if ((n === "v" || n === "t") && value) inValue = false;
+      else if (n === "c" && row && value) {
+        let text = value.join("");
+        if (cellType === "s") text = strings[Number(text)] ?? "";
+        else if (cellType === "b") text = text === "1" ? "TRUE" : "FALSE";
+        if (col < MAX_COLUMNS) {
+          while (row.length < col) row.push("");
+          row[col] = escapeCell(text.replace(/\s+/g, " ").trim());
+        }
+        value = null;
+        col++;
+      } else if (n === "row" && row) { rows.push(row); row = null; }
+    } else if (value && inValue) value.push(decodeEntities(t.text));
+  }
+  // drop trailing empty rows so sparse formatting does not make giant tables
+  while (rows.length && rows[rows.length - 1]!.every((c) => !c)) rows.pop();
+  return rows;
+}
+
+export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
+  const zip = new ZipArchive(bytes, limits);
+  const workbook = zip.readText("xl/workbook.xml");
+  if (!workbook) throw new ConversionError("the XLSX has no xl/workbook.xml part");
+  const rels = new Map<string, string>();
+  for (const t of tokenize(zip.readText("xl/_rels/workbook.xml.rels") ?? "", { xml: true })) {
+    if (t.type === "start" && local(t.name) === "Relationship" && t.attrs.Id && t.attrs.Target) {
+      rels.set(t.attrs.Id, t.attrs.Target);
+    }
+  }
+  const strings = sharedStrings(zip.readText("xl/sharedStrings.xml"));
+  const sections: string[] = [];
+  for (const t of tokenize(workbook, { xml: true })) {
+    if (t.type !== "start" || local(t.name) !== "sheet") continue;
+    const rid = Object.entries(t.attrs).find(([k]) => local(k) === "id")?.[1];
+    const target = rid ? rels.get(rid) : undefined;
+    if (!target) continue;
+    const path = target.startsWith("/") ? target.slice(1) : "xl/" + target.replace(/^\.\//, "");
+    const xml = zip.readText(path);
+    if (xml === null) continue;
+    const table = renderTable(sheetRows(xml, strings));
+    sections.push(`## ${(t.attrs.name ?? "Sheet").replace(/\s+/g, " ")}` + (table ? `\n\n${table}` : ""));
+  }
+  return sections.length ? sections.join("\n\n") + "\n" : "";
+}

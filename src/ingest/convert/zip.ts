@@ -1,0 +1,189 @@
+import { inflateRawSync } from "node:zlib";
+import { ConversionError } from "./errors.ts";
+
+// A minimal zip reader: the central directory is read and checked against the limits before a single byte
+// is inflated, and every entry is inflated with an output cap equal to its declared size, so an archive
+// cannot lie its way past the limits.
+
+export interface ZipLimits { maxUncompressedBytes: number; maxZipEntries: number }
+
+export interface ZipEntry {
+  name: string;
+  method: number;
+  flags: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  localHeaderOffset: number;
+}
+
+const EOCD_SIG = 0x06054b50;
+const ZIP64_LOCATOR_SIG = 0x07064b50;
+const ZIP64_EOCD_SIG = 0x06064b50;
+const CENTRAL_SIG = 0x02014b50;
+const LOCAL_SIG = 0x04034b50;
+const MAX32 = 0xffffffff;
+
+const fail = (why: string): never => {
+  throw new ConversionError(`invalid zip archive: ${why}`);
+};
+
+function u64(view: DataView, at: number): number {
+  const v = view.getBigUint64(at, true);
+  return v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v);
+}
+
+function findEocd(view: DataView): number {
+  const min = Math.max(0, view.byteLength - 22 - 0xffff);
+  for (let i = view.byteLength - 22; i >= min; i--) {
+    if (view.getUint32(i, true) === EOCD_SIG) return i;
+  }
+  return fail("end of central directory not found");
+}
+
+export function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): ZipEntry[] {
+  if (bytes.byteLength < 22) fail("file too short");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const eocd = findEocd(view);
+  let count = view.getUint16(eocd + 10, true);
+  let cdSize = view.getUint32(eocd + 12, true);
+  let cdOffset = view.getUint32(eocd + 16, true);
+  if (count === 0xffff || cdSize === MAX32 || cdOffset === MAX32) {
+    const loc = eocd - 20;
+    if (loc < 0 || view.getUint32(loc, true) !== ZIP64_LOCATOR_SIG) fail("zip64 locator missing");
+    const z = u64(view, loc + 8);
+    if (z + 56 > bytes.byteLength || view.getUint32(z, true) !== ZIP64_EOCD_SIG) fail("zip64 directory missing");
+    count = u64(view, z + 32);
+    cdSize = u64(view, z + 40);
+    cdOffset = u64(view, z + 48);
+  }
+  if (count > limits.maxZipEntries) {
+    throw new ConversionError(`archive has ${count} entries, more than the limit of ${limits.maxZipEntries} entries`);
+  }
+  if (cdOffset + cdSize > bytes.byteLength) fail("central directory out of bounds");
+
+  const decoder = new TextDecoder();
+  const entries: ZipEntry[] = [];
+  let total = 0;
+  let p = cdOffset;
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > bytes.byteLength || view.getUint32(p, true) !== CENTRAL_SIG) fail("corrupt central directory");
+    const nameLen = view.getUint16(p + 28, true);
+    const extraLen = view.getUint16(p + 30, true);
+    const commentLen = view.getUint16(p + 32, true);
+    if (p + 46 + nameLen + extraLen > bytes.byteLength) fail("corrupt central directory");
+    const e: ZipEntry = {
+      name: decoder.decode(bytes.subarray(p + 46, p + 46 + nameLen)),
+      flags: view.getUint16(p + 8, true),
+      method: view.getUint16(p + 10, true),
+      compressedSize: view.getUint32(p + 20, true),
+      uncompressedSize: view.getUint32(p + 24, true),
+      localHeaderOffset: view.getUint32(p + 42, true),
+    };
+    readZip64Extra(view, p + 46 + nameLen, extraLen, e);
+    total += e.uncompressedSize;
+    if (total > limits.maxUncompressedBytes) {
+      throw new ConversionError(
+        `archive declares more than ${limits.maxUncompressedBytes} bytes uncompressed, over the limit; refused before decompression`,
+      );
+    }
+    entries.push(e);
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return entries;
+}
+
+function readZip64Extra(view: DataView, start: number, len: number, e: ZipEntry): void {
+  const end = start + len;
+  for (let q = start; q + 4 <= end; ) {
+    const id = view.getUint16(q, true);
+    const size = view.getUint16(q + 2, true);
+    if (id === 0x0001) {
+      let r = q + 4;
+      const take = () => {
+        if (r + 8 > q + 4 + size) fail("corrupt zip64 field");
+        const v = u64(view, r);
+        r += 8;
+        return v;
+      };
+      if (e.uncompressedSize === MAX32) e.uncompressedSize = take();
+      if (e.compressedSize === MAX32) e.compressedSize = take();
+      if (e.localHeaderOffset === MAX32) e.localHeaderOffset = take();
+      return;
+    }
+    q += 4 + size;
+  }
+}
+
+/** Inflates one entry, refusing output beyond its declared size. */
+export function readEntry(bytes: Uint8Array, e: ZipEntry): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const h = e.localHeaderOffset;
+  if (h + 30 > bytes.byteLength || view.getUint32(h, true) !== LOCAL_SIG) fail(`bad local header for ${e.name}`);
+  if (e.flags & 1) throw new ConversionError(`archive entry ${e.name} is encrypted`);
+  const start = h + 30 + view.getUint16(h + 26, true) + view.getUint16(h + 28, true);
+  if (start + e.compressedSize > bytes.byteLength) fail(`entry ${e.name} out of bounds`);
+  const data = bytes.subarray(start, start + e.compressedSize);
+  if (e.method === 0) {
+    if (data.byteLength !== e.uncompressedSize) fail(`entry ${e.name} has inconsistent sizes`);
+    return data;
+  }
+  if (e.method !== 8) throw new ConversionError(`archive entry ${e.name} uses unsupported compression method ${e.method}`);
+  let out: Uint8Array;
+  try {
+    out = inflateRawSync(data, { maxOutputLength: Math.max(1, e.uncompressedSize) });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === "ERR_BUFFER_TOO_LARGE") fail(`entry ${e.name} inflates beyond its declared size`);
+    return fail(`entry ${e.name} cannot be inflated`);
+  }
+  if (out.byteLength !== e.uncompressedSize) fail(`entry ${e.name} inflates to a size other than declared`);
+  return out;
+}
+
+const XML_NAME_RE = /\.(xml|rels|vml)$/i;
+
+/** True when an XML part declares a DTD, which we never need and which enables XXE and entity bombs. */
+export function hasDoctype(xml: Uint8Array): boolean {
+  let text: string;
+  if (xml[0] === 0xff && xml[1] === 0xfe) text = new TextDecoder("utf-16le").decode(xml);
+  else if (xml[0] === 0xfe && xml[1] === 0xff) text = new TextDecoder("utf-16be").decode(xml);
+  else text = new TextDecoder("latin1").decode(xml);
+  return /<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text);
+}
+
+export class ZipArchive {
+  readonly entries = new Map<string, ZipEntry>();
+  private readonly cache = new Map<string, Uint8Array>();
+
+  constructor(private readonly bytes: Uint8Array, limits: ZipLimits) {
+    for (const e of readCentralDirectory(bytes, limits)) this.entries.set(e.name, e);
+  }
+
+  read(name: string): Uint8Array | null {
+    const hit = this.cache.get(name);
+    if (hit) return hit;
+    const e = this.entries.get(name);
+    if (!e) return null;
+    const out = readEntry(this.bytes, e);
+    if (XML_NAME_RE.test(name) && hasDoctype(out)) {
+      throw new ConversionError(`archive part ${name} contains a DOCTYPE declaration, which is refused for safety`);
+    }
+    this.cache.set(name, out);
+    return out;
+  }
+
+  readText(name: string): string | null {
+    const b = this.read(name);
+    return b === null ? null : new TextDecoder().decode(b);
+  }
+
+  /** Inflates every entry once (bounded by the declared sizes) so later readers see only vetted data. */
+  verifyAll(): void {
+    for (const name of this.entries.keys()) {
+      if (!name.endsWith("/")) {
+        this.read(name);
+        this.cache.delete(name);
+      }
+    }
+  }
+}

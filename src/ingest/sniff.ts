@@ -1,0 +1,59 @@
+import { DOCX, PPTX, XLSX, mediaType } from "./formats.ts";
+import { ConversionError } from "./convert/errors.ts";
+import { readCentralDirectory, readEntry } from "./convert/zip.ts";
+
+// Checks that bytes are what their declared type says, cheaply and without trusting the content:
+// zip parts are located through the central directory and at most 1 MiB of [Content_Types].xml is inflated.
+
+const OOXML_MAIN: Record<string, { part: string; mainType: string }> = {
+  [DOCX]: { part: "word/", mainType: "wordprocessingml.document.main+xml" },
+  [XLSX]: { part: "xl/", mainType: "spreadsheetml.sheet.main+xml" },
+  [PPTX]: { part: "ppt/", mainType: "presentationml.presentation.main+xml" },
+};
+
+const TEXT_TYPES = new Set(["text/plain", "text/markdown", "text/html", "text/csv", "application/json"]);
+const SNIFF_LIMITS = { maxUncompressedBytes: Number.MAX_SAFE_INTEGER, maxZipEntries: 100_000 };
+
+export function sniff(bytes: Uint8Array, contentType: string): string | null {
+  const type = mediaType(contentType);
+  if (type === "application/pdf") return sniffPdf(bytes);
+  const ooxml = OOXML_MAIN[type];
+  if (ooxml) return sniffOoxml(bytes, ooxml.part, ooxml.mainType);
+  if (TEXT_TYPES.has(type)) return sniffText(bytes);
+  return `content type ${type} is not supported`;
+}
+
+function sniffPdf(bytes: Uint8Array): string | null {
+  // pdf.js tolerates leading junk before the header, within the first kilobyte
+  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 1024));
+  return head.includes("%PDF-") ? null : "the file is not a PDF (no %PDF- header)";
+}
+
+function sniffOoxml(bytes: Uint8Array, partPrefix: string, mainType: string): string | null {
+  if (!(bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04)) {
+    return "the file is not a zip-based Office document (no zip signature)";
+  }
+  try {
+    const entries = readCentralDirectory(bytes, SNIFF_LIMITS);
+    const ct = entries.find((e) => e.name === "[Content_Types].xml");
+    if (!ct) return "the zip has no [Content_Types].xml, so it is not an Office document";
+    if (!entries.some((e) => e.name.startsWith(partPrefix))) return `the zip has no ${partPrefix} parts`;
+    if (ct.uncompressedSize > 1 << 20) return "[Content_Types].xml is implausibly large";
+    const text = new TextDecoder().decode(readEntry(bytes, ct));
+    if (!text.includes(mainType)) return `the Office document does not declare the expected main part (${mainType})`;
+    return null;
+  } catch (err) {
+    if (err instanceof ConversionError) return err.message;
+    throw err;
+  }
+}
+
+function sniffText(bytes: Uint8Array): string | null {
+  if (bytes.includes(0)) return "the file contains NUL bytes, so it is not text";
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return "the file is not valid UTF-8 text";
+  }
+  return null;
+}
