@@ -1,0 +1,55 @@
+import { createIsomorphicCanvasFactory } from "unpdf";
+import { openPdf } from "./convert/pdf.ts";
+
+export const PREVIEW_SIZES = { SMALL: 240, MEDIUM: 1024 } as const;
+export type PreviewSize = keyof typeof PREVIEW_SIZES;
+
+// Pages with an extreme aspect ratio would give a gigantic canvas at a fixed width; the height is capped
+// at this multiple of the width (the image then comes out narrower than the nominal width).
+const MAX_ASPECT = 4;
+
+const canvasModule = () => import("@napi-rs/canvas");
+
+/**
+ * Renders the given 0-based page indices (all pages when omitted; out-of-range indices are skipped) of a PDF
+ * to PNG, each page rendered once at MEDIUM and downscaled for SMALL.
+ */
+export async function* renderPdfPreviews(
+  bytes: Uint8Array,
+  pages?: number[],
+): AsyncGenerator<{ page: number; size: PreviewSize; png: Uint8Array }> {
+  const { createCanvas } = await canvasModule();
+  const CanvasFactory = await createIsomorphicCanvasFactory(canvasModule);
+  const pdf = await openPdf(bytes, { CanvasFactory });
+  try {
+    const wanted = pages ?? Array.from({ length: pdf.numPages }, (_, i) => i);
+    for (const index of wanted) {
+      if (!Number.isInteger(index) || index < 0 || index >= pdf.numPages) continue;
+      const page = await pdf.getPage(index + 1);
+      const base = page.getViewport({ scale: 1 });
+      const scale = Math.min(PREVIEW_SIZES.MEDIUM / base.width, (PREVIEW_SIZES.MEDIUM * MAX_ASPECT) / base.height);
+      const viewport = page.getViewport({ scale });
+      const w = Math.max(1, Math.round(viewport.width));
+      const h = Math.max(1, Math.round(viewport.height));
+      const medium = createCanvas(w, h);
+      const ctx = medium.getContext("2d");
+      ctx.fillStyle = "#ffffff"; // PDFs assume a white page; a transparent PNG looks broken in viewers
+      ctx.fillRect(0, 0, w, h);
+      await page.render({ canvas: medium as never, canvasContext: ctx as never, viewport }).promise;
+      page.cleanup();
+      yield { page: index, size: "MEDIUM", png: new Uint8Array(await medium.encode("png")) };
+
+      const ratio = PREVIEW_SIZES.SMALL / PREVIEW_SIZES.MEDIUM;
+      const sw = Math.max(1, Math.round(w * ratio));
+      const sh = Math.max(1, Math.round(h * ratio));
+      const small = createCanvas(sw, sh);
+      const sctx = small.getContext("2d");
+      sctx.imageSmoothingEnabled = true;
+      sctx.imageSmoothingQuality = "high";
+      sctx.drawImage(medium, 0, 0, sw, sh);
+      yield { page: index, size: "SMALL", png: new Uint8Array(await small.encode("png")) };
+    }
+  } finally {
+    await pdf.loadingTask.destroy().catch(() => {});
+  }
+}
