@@ -1,0 +1,3 @@
+import type { Migration } from "../store/migration.ts";
+
+export const migrations: Migration[] = [];

@@ -1,0 +1,29 @@
+import type { Db } from "../store/db.ts";
+import { AppError } from "../http/errors.ts";
+import { verifyJwt, type Principal } from "./jwt.ts";
+import { verifyAccessToken } from "./tokens.ts";
+import { scopeCovers } from "./scope.ts";
+
+export interface Credentials {
+  authorization?: string | null;
+  accessToken?: string | null;
+}
+
+/** The bearer token wins when both headers are present (spec, Authentication rule 1). */
+export async function authenticate(db: Db, c: Credentials, now: number): Promise<Principal> {
+  const auth = c.authorization?.trim();
+  if (auth) {
+    const m = /^Bearer\s+(\S+)$/i.exec(auth);
+    if (!m) throw new AppError("FORBIDDEN", "Authorization header must be 'Bearer <JWT>'");
+    return verifyJwt(db, m[1]!, now);
+  }
+  const token = c.accessToken?.trim();
+  if (token) return verifyAccessToken(db, token, now);
+  throw new AppError("FORBIDDEN", "Missing credential: send Authorization: Bearer <JWT> or X-Access-Token");
+}
+
+export function authorize(p: Principal, method: string, path: string): void {
+  if (!scopeCovers(p.scope, method, path)) {
+    throw new AppError("FORBIDDEN", `Scope does not cover ${method} ${path}`);
+  }
+}

@@ -1,0 +1,76 @@
+import { decodeProtectedHeader, importSPKI, jwtVerify, type CryptoKey } from "jose";
+import type { Db } from "../store/db.ts";
+import { AppError } from "../http/errors.ts";
+import { findActiveKey } from "./keys.ts";
+
+export interface Principal {
+  kind: "jwt" | "token";
+  orgId: string;
+  userId: string;
+  email?: string;
+  name?: string;
+  /** Empty means unrestricted (JWT without a scope claim). */
+  scope: string[];
+}
+
+/** Leeway on nbf, iat and exp, seconds. */
+export const CLOCK_TOLERANCE_S = 30;
+
+// Importing a PEM costs more than verifying a signature; keep the imported key per (kid, pem).
+const imported = new Map<string, CryptoKey>();
+
+async function keyFor(kid: string, pem: string): Promise<CryptoKey> {
+  const cacheKey = `${kid}\n${pem}`;
+  let k = imported.get(cacheKey);
+  if (!k) {
+    k = (await importSPKI(pem, "RS256")) as CryptoKey;
+    if (imported.size > 1000) imported.clear();
+    imported.set(cacheKey, k);
+  }
+  return k;
+}
+
+const deny = (why: string) => new AppError("FORBIDDEN", `Invalid bearer token: ${why}`);
+
+function parseScope(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  if (typeof v === "string") return v.split(/\s+/).filter(Boolean);
+  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v.filter(Boolean);
+  throw deny("scope claim must be an array of strings or a space-separated string");
+}
+
+/** RS256 only; kid must name an active registered key; exp and sub required. */
+export async function verifyJwt(db: Db, token: string, nowMs: number): Promise<Principal> {
+  let kid: string | undefined;
+  let alg: string | undefined;
+  try {
+    ({ kid, alg } = decodeProtectedHeader(token));
+  } catch {
+    throw deny("not a compact JWS");
+  }
+  if (alg !== "RS256") throw deny(`alg must be RS256, got ${alg ?? "none"}`);
+  if (!kid) throw deny("kid header is required");
+  const key = findActiveKey(db, kid);
+  if (!key) throw deny("unknown or inactive key");
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, await keyFor(kid, key.pem), {
+      algorithms: ["RS256"],
+      clockTolerance: CLOCK_TOLERANCE_S,
+      requiredClaims: ["exp", "sub"],
+      currentDate: new Date(nowMs),
+    }));
+  } catch (e) {
+    throw deny((e as Error).message);
+  }
+  if (typeof payload.iat === "number" && payload.iat * 1000 > nowMs + CLOCK_TOLERANCE_S * 1000) throw deny("iat is in the future");
+  if (typeof payload.sub !== "string" || !payload.sub) throw deny("sub must be a non-empty string");
+  return {
+    kind: "jwt",
+    orgId: key.orgId,
+    userId: payload.sub,
+    email: typeof payload.email === "string" ? payload.email : undefined,
+    name: typeof payload.name === "string" ? payload.name : undefined,
+    scope: parseScope(payload.scope),
+  };
+}

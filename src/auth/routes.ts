@@ -1,0 +1,85 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../context.ts";
+import { authPlugin } from "../http/auth-plugin.ts";
+import { AppError } from "../http/errors.ts";
+import { iso } from "../store/time.ts";
+import { isScopeEntry } from "./scope.ts";
+import { createAccessToken, revokeAccessToken } from "./tokens.ts";
+
+const TokenBody = t.Object({
+  scope: t.Array(t.String(), { minItems: 1, description: "non-empty list of DOMAIN:ACTION entries" }),
+  ttl: t.Optional(t.Integer({ exclusiveMinimum: 10, description: "seconds, > 10, default 3600" })),
+  issuer: t.Optional(t.String()),
+  email: t.Optional(t.String()),
+  userId: t.Optional(t.String({ minLength: 1 })),
+});
+
+const TokenView = t.Object({ token: t.String(), scope: t.Array(t.String()), createdAt: t.String(), expiresAt: t.String() });
+
+const Whoami = t.Object({
+  orgId: t.String(),
+  userId: t.String(),
+  email: t.Optional(t.String()),
+  name: t.Optional(t.String()),
+  scope: t.Array(t.String()),
+  credential: t.String(),
+});
+
+export function authRoutes(ctx: AppContext) {
+  return new Elysia({ prefix: "/v1/auth", detail: { tags: ["Auth"] } })
+    .use(authPlugin(ctx))
+    .post(
+      "/access-token",
+      ({ principal, body }) => {
+        if (principal.kind !== "jwt") throw new AppError("FORBIDDEN", "Access tokens can only be created with an RSA JWT");
+        const bad = body.scope.find((s) => !isScopeEntry(s));
+        if (bad !== undefined) throw new AppError("BAD_REQUEST", `Invalid body field 'scope': "${bad}" is not DOMAIN:ACTION`);
+        // A restricted caller cannot mint a token wider than itself.
+        if (principal.scope.length > 0) {
+          const wider = body.scope.find((s) => !principal.scope.includes(s));
+          if (wider) throw new AppError("FORBIDDEN", `Scope entry "${wider}" is not in the caller's own scope`);
+        }
+        const ttl = body.ttl ?? 3600;
+        if (ttl > ctx.config.maxTokenTtl) {
+          throw new AppError("BAD_REQUEST", `Invalid body field 'ttl': at most ${ctx.config.maxTokenTtl} seconds`);
+        }
+        const tok = createAccessToken(
+          ctx.db,
+          principal.orgId,
+          {
+            scope: [...new Set(body.scope)],
+            ttl,
+            userId: body.userId ?? principal.userId,
+            email: body.email ?? principal.email,
+            name: principal.name,
+            issuer: body.issuer,
+          },
+          ctx.clock.now(),
+        );
+        return { token: tok.token, scope: tok.scope, createdAt: iso(tok.createdAt), expiresAt: iso(tok.expiresAt) };
+      },
+      { body: TokenBody, response: TokenView, detail: { summary: "Create a scoped access token (RSA JWT callers only)" } },
+    )
+    .delete(
+      "/access-token/:token",
+      ({ principal, params }) => {
+        if (!revokeAccessToken(ctx.db, principal.orgId, params.token, ctx.clock.now())) {
+          throw new AppError("NOT_FOUND", "Access token not found");
+        }
+        return { timestamp: iso(ctx.clock.now()), message: "Access token revoked" };
+      },
+      { params: t.Object({ token: t.String() }), detail: { summary: "Revoke an access token at once" } },
+    )
+    .get(
+      "/whoami",
+      ({ principal }) => ({
+        orgId: principal.orgId,
+        userId: principal.userId,
+        email: principal.email,
+        name: principal.name,
+        scope: principal.scope,
+        credential: principal.kind === "jwt" ? "jwt" : "access-token",
+      }),
+      { response: Whoami, detail: { summary: "Identity of the caller" } },
+    );
+}

@@ -1,0 +1,69 @@
+import type { Db } from "../store/db.ts";
+import { AppError } from "../http/errors.ts";
+import { fromJson } from "../store/db.ts";
+import type { Principal } from "./jwt.ts";
+
+export interface AccessToken {
+  token: string;
+  scope: string[];
+  createdAt: number;
+  expiresAt: number;
+}
+
+const sha256 = (s: string) => new Bun.CryptoHasher("sha256").update(s).digest("hex");
+
+/** 32 random bytes, base64url: 256 bits, opaque to the client. */
+function mint(): string {
+  return "kbqa_" + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+}
+
+export interface NewToken {
+  scope: string[];
+  ttl: number;
+  userId: string;
+  email?: string;
+  name?: string;
+  issuer?: string;
+}
+
+export function createAccessToken(db: Db, orgId: string, t: NewToken, now: number): AccessToken {
+  const token = mint();
+  const expiresAt = now + t.ttl * 1000;
+  db.query(
+    `INSERT INTO access_tokens (token_hash, org_id, user_id, email, name, issuer, scope, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(sha256(token), orgId, t.userId, t.email ?? null, t.name ?? null, t.issuer ?? null, JSON.stringify(t.scope), now, expiresAt);
+  return { token, scope: t.scope, createdAt: now, expiresAt };
+}
+
+/** Revokes a token of this organization; false when there is none (or it is another's). */
+export function revokeAccessToken(db: Db, orgId: string, token: string, now: number): boolean {
+  return (
+    db.query("UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND org_id = ? AND revoked_at IS NULL").run(now, sha256(token), orgId)
+      .changes > 0
+  );
+}
+
+interface Row {
+  org_id: string;
+  user_id: string;
+  email: string | null;
+  name: string | null;
+  scope: string;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export function verifyAccessToken(db: Db, token: string, now: number): Principal {
+  const r = db.query<Row, [string]>("SELECT * FROM access_tokens WHERE token_hash = ?").get(sha256(token));
+  if (!r || r.revoked_at != null) throw new AppError("FORBIDDEN", "Invalid access token");
+  if (r.expires_at <= now) throw new AppError("FORBIDDEN", "Access token expired");
+  return {
+    kind: "token",
+    orgId: r.org_id,
+    userId: r.user_id,
+    email: r.email ?? undefined,
+    name: r.name ?? undefined,
+    scope: fromJson<string[]>(r.scope, []),
+  };
+}

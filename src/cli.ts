@@ -1,0 +1,234 @@
+#!/usr/bin/env bun
+/**
+ * The operator CLI: `kbqa <command> [flags]`. Output contract: JSON (or the single
+ * "kbqa listening on …" line) on stdout, everything else on stderr; usage errors exit 2.
+ */
+import { readFileSync } from "node:fs";
+import { ConfigError, FIELDS, loadConfig, type Config } from "./config.ts";
+import { openDb } from "./store/db.ts";
+import { createOrg, listOrgs, orgExists } from "./auth/orgs.ts";
+import { addKey, deleteKey, KeyError, listKeys, setKeyActive } from "./auth/keys.ts";
+import { startServer } from "./server.ts";
+import { EXTRA_COMMANDS } from "./cli-extra.ts";
+
+export class UsageError extends Error {}
+
+export interface Parsed {
+  positional: string[];
+  flags: Record<string, string | boolean>;
+}
+
+const BOOL_FLAGS = new Set(["help", "log-requests"]);
+
+export function parseArgs(argv: string[]): Parsed {
+  const positional: string[] = [];
+  const flags: Record<string, string | boolean> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "-h") flags.help = true;
+    else if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+      if (eq > 0) flags[name] = a.slice(eq + 1);
+      else if (BOOL_FLAGS.has(name)) flags[name] = true;
+      else {
+        const v = argv[++i];
+        if (v === undefined) throw new UsageError(`--${name} needs a value`);
+        flags[name] = v;
+      }
+    } else positional.push(a);
+  }
+  return { positional, flags };
+}
+
+export interface Command {
+  usage: string;
+  help: string;
+  flags: string[];
+  run(args: string[], flags: Record<string, string | boolean>, config: Config): Promise<number> | number;
+}
+
+const out = (v: unknown) => console.log(JSON.stringify(v));
+const fail = (msg: string) => {
+  console.error(`kbqa: ${msg}`);
+  return 1;
+};
+const need = (v: string | undefined, what: string): string => {
+  if (!v) throw new UsageError(`missing ${what}`);
+  return v;
+};
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    usage: "serve [--host H] [--port P]",
+    help: "Start the HTTP server. Prints 'kbqa listening on http://HOST:PORT' when ready; SIGINT/SIGTERM drain and exit 0.",
+    flags: [],
+    async run(_a, _f, config) {
+      const s = await startServer(config);
+      console.log(`kbqa listening on ${s.url}`);
+      await new Promise<void>((resolve) => {
+        const stop = () => void s.stop().then(resolve);
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      return 0;
+    },
+  },
+  "org create": {
+    usage: "org create NAME",
+    help: "Create an organization; prints {id, name}.",
+    flags: [],
+    run([name], _f, config) {
+      const db = openDb(config.dataDir);
+      out(createOrg(db, need(name, "NAME")));
+      db.close();
+      return 0;
+    },
+  },
+  "org list": {
+    usage: "org list",
+    help: "List organizations as a JSON array.",
+    flags: [],
+    run(_a, _f, config) {
+      const db = openDb(config.dataDir);
+      out(listOrgs(db));
+      db.close();
+      return 0;
+    },
+  },
+  "key add": {
+    usage: "key add --org ORG_ID --public-key FILE.pem [--kid KID]",
+    help: "Register an RSA public key (at least 2048 bits) whose JWTs authenticate as the organization.",
+    flags: ["org", "public-key", "kid"],
+    run(_a, f, config) {
+      const org = need(f.org as string, "--org ORG_ID");
+      const file = need(f["public-key"] as string, "--public-key FILE.pem");
+      const db = openDb(config.dataDir);
+      try {
+        if (!orgExists(db, org)) return fail(`no organization with id ${org}`);
+        let pem: string;
+        try {
+          pem = readFileSync(file, "utf8");
+        } catch (e) {
+          return fail(`cannot read ${file}: ${(e as Error).message}`);
+        }
+        out(addKey(db, org, pem, (f.kid as string) || undefined));
+        return 0;
+      } catch (e) {
+        if (e instanceof KeyError) return fail(`key refused: ${e.message}`);
+        throw e;
+      } finally {
+        db.close();
+      }
+    },
+  },
+  "key list": {
+    usage: "key list [--org ORG_ID]",
+    help: "List registered keys (kid, orgId, active).",
+    flags: ["org"],
+    run(_a, f, config) {
+      const db = openDb(config.dataDir);
+      out(listKeys(db, (f.org as string) || undefined));
+      db.close();
+      return 0;
+    },
+  },
+  ...Object.fromEntries(
+    (
+      [
+        ["deactivate", (db, kid) => setKeyActive(db, kid, false)],
+        ["activate", (db, kid) => setKeyActive(db, kid, true)],
+        ["delete", (db, kid) => deleteKey(db, kid)],
+      ] as [string, (db: ReturnType<typeof openDb>, kid: string) => boolean][]
+    ).map(([verb, act]) => [
+      `key ${verb}`,
+      {
+        usage: `key ${verb} KID`,
+        help: `${verb[0]!.toUpperCase()}${verb.slice(1)} a key; takes effect on the server's next request.`,
+        flags: [],
+        run([kid], _f, config) {
+          const db = openDb(config.dataDir);
+          try {
+            const k = need(kid, "KID");
+            if (!act(db, k)) return fail(`no key with kid ${k}`);
+            out(verb === "delete" ? { kid: k, deleted: true } : listKeys(db).find((x) => x.kid === k));
+            return 0;
+          } finally {
+            db.close();
+          }
+        },
+      } satisfies Command,
+    ]),
+  ),
+  ...EXTRA_COMMANDS,
+};
+
+const GLOBAL_FLAGS = FIELDS.map((f) => f.flag);
+
+function usage(): string {
+  const lines = Object.values(COMMANDS).map((c) => `  kbqa ${c.usage.padEnd(58)} ${c.help}`);
+  const flags = FIELDS.map((f) => `  --${f.flag.padEnd(26)} ${f.env.padEnd(30)} ${f.help}`);
+  return `kbqa — self-hosted knowledge-base question answering\n\nUsage: kbqa <command> [flags]\n\nCommands:\n${lines.join("\n")}\n\nFlags for every command (flag, environment variable, meaning):\n${flags.join("\n")}\n  --help                     show help\n`;
+}
+
+function findCommand(pos: string[]): [string, Command, string[]] | undefined {
+  for (const n of [2, 1]) {
+    const name = pos.slice(0, n).join(" ");
+    if (COMMANDS[name]) return [name, COMMANDS[name]!, pos.slice(n)];
+  }
+  return undefined;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: Parsed;
+  try {
+    parsed = parseArgs(argv);
+  } catch (e) {
+    console.error(`kbqa: ${(e as Error).message}\n\n${usage()}`);
+    return 2;
+  }
+  const found = findCommand(parsed.positional);
+  if (!found) {
+    if (parsed.flags.help && parsed.positional.length === 0) {
+      console.log(usage());
+      return 0;
+    }
+    const what = parsed.positional.length ? `unknown command "${parsed.positional.join(" ")}"` : "no command given";
+    console.error(`kbqa: ${what}\n\n${usage()}`);
+    return 2;
+  }
+  const [name, cmd, rest] = found;
+  if (parsed.flags.help) {
+    console.log(`Usage: kbqa ${cmd.usage}\n\n${cmd.help}\n\nAlso accepts every global flag (see kbqa --help).`);
+    return 0;
+  }
+  const unknown = Object.keys(parsed.flags).filter((f) => !GLOBAL_FLAGS.includes(f) && !cmd.flags.includes(f) && f !== "help");
+  if (unknown.length) {
+    console.error(`kbqa ${name}: unknown flag --${unknown[0]}\n\nUsage: kbqa ${cmd.usage}`);
+    return 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(parsed.flags);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`kbqa: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  try {
+    return await cmd.run(rest, parsed.flags, config);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`kbqa ${name}: ${e.message}\n\nUsage: kbqa ${cmd.usage}`);
+      return 2;
+    }
+    console.error(`kbqa ${name}: ${(e as Error).stack ?? e}`);
+    return 1;
+  }
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

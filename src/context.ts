@@ -1,0 +1,27 @@
+import type { Config } from "./config.ts";
+import type { Db } from "./store/db.ts";
+import type { Clock } from "./store/time.ts";
+
+/**
+ * Everything a route or service may need, built once at start by server.ts and passed down.
+ * Domains add their stores here (blob store, vector index, models, ingestion queue).
+ */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  /** Run at shutdown, in reverse order of registration. */
+  onClose: (fn: () => unknown | Promise<unknown>) => void;
+}
+
+export interface Logger {
+  info(msg: string, extra?: Record<string, unknown>): void;
+  error(msg: string, extra?: Record<string, unknown>): void;
+}
+
+/** Logs go to stderr so stdout keeps only the CLI's contract lines (JSON, "kbqa listening on …"). */
+export const stderrLogger: Logger = {
+  info: (msg, extra) => console.error(JSON.stringify({ level: "info", time: new Date().toISOString(), msg, ...extra })),
+  error: (msg, extra) => console.error(JSON.stringify({ level: "error", time: new Date().toISOString(), msg, ...extra })),
+};

@@ -1,0 +1,31 @@
+import { t } from "elysia";
+import { Metadata } from "../http/paging.ts";
+
+/** `name` is required on create (1–256 characters): a corpus without a name cannot be told apart in a list. */
+export const CorpusCreate = t.Object({
+  name: t.String({ minLength: 1, maxLength: 256 }),
+  description: t.Optional(t.Nullable(t.String({ maxLength: 10_000 }))),
+  metadata: t.Optional(Metadata),
+});
+
+export const CorpusPatch = t.Object({
+  name: t.Optional(t.String({ minLength: 1, maxLength: 256 })),
+  description: t.Optional(t.Nullable(t.String({ maxLength: 10_000 }))),
+  metadata: t.Optional(Metadata),
+});
+
+export const Corpus = t.Object({
+  id: t.String({ format: "uuid" }),
+  name: t.String(),
+  description: t.Optional(t.Nullable(t.String())),
+  metadata: Metadata,
+  createdAt: t.String(),
+  updatedAt: t.String(),
+});
+
+export const CorpusPage = t.Object({
+  pageIndex: t.Integer(),
+  pageSize: t.Integer(),
+  total: t.Integer(),
+  items: t.Array(Corpus),
+});

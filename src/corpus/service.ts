@@ -1,0 +1,110 @@
+import type { Db } from "../store/db.ts";
+import { fromJson, toJson } from "../store/db.ts";
+import { newId } from "../store/ids.ts";
+import { iso, type Clock } from "../store/time.ts";
+import { notFound } from "../http/errors.ts";
+import type { Paging } from "../http/paging.ts";
+import { recordUsage } from "../usage/record.ts";
+
+export interface CorpusView {
+  id: string;
+  name: string;
+  description?: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  name: string;
+  description: string | null;
+  metadata: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const view = (r: Row): CorpusView => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  metadata: fromJson(r.metadata, {}),
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+});
+
+/**
+ * Soft-deleting a corpus hides what hangs off it. Domains that own such rows register their
+ * statement here (documents, chunks, sessions); each runs in the corpus deletion transaction.
+ */
+export const CORPUS_CASCADE: string[] = [
+  "UPDATE documents SET deleted_at = $now WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL",
+  "UPDATE chunks SET deleted_at = $now WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL",
+];
+
+export function corpusService(db: Db, clock: Clock) {
+  const get = (orgId: string, id: string): Row | null =>
+    db.query<Row, [string, string]>("SELECT * FROM corpora WHERE org_id = ? AND id = ? AND deleted_at IS NULL").get(orgId, id);
+
+  return {
+    create(orgId: string, userId: string, b: { name: string; description?: string | null; metadata?: Record<string, unknown> }): CorpusView {
+      const now = clock.now();
+      const id = newId();
+      db.transaction(() => {
+        db.query(
+          "INSERT INTO corpora (id, org_id, name, description, metadata, user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        ).run(id, orgId, b.name, b.description ?? null, toJson(b.metadata ?? {}), userId, now, now);
+        recordUsage(db, orgId, { metric: "corpora", op: "created", amount: 1, at: now, userId, corpusId: id });
+      })();
+      return view(get(orgId, id)!);
+    },
+
+    get(orgId: string, id: string): CorpusView {
+      const r = get(orgId, id);
+      if (!r) throw notFound("Corpus");
+      return view(r);
+    },
+
+    /** True when the corpus exists, is live and belongs to the organization. */
+    exists(orgId: string, id: string): boolean {
+      return get(orgId, id) != null;
+    },
+
+    list(orgId: string, p: Paging) {
+      const total = db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM corpora WHERE org_id = ? AND deleted_at IS NULL").get(orgId)!.n;
+      const rows = db
+        .query<Row, [string, number, number]>(
+          "SELECT * FROM corpora WHERE org_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+        )
+        .all(orgId, p.pageSize, p.pageIndex * p.pageSize);
+      return { pageIndex: p.pageIndex, pageSize: p.pageSize, total, items: rows.map(view) };
+    },
+
+    patch(orgId: string, id: string, b: { name?: string; description?: string | null; metadata?: Record<string, unknown> }): CorpusView {
+      const r = get(orgId, id);
+      if (!r) throw notFound("Corpus");
+      const now = Math.max(clock.now(), r.updated_at + 1);
+      db.query("UPDATE corpora SET name = ?, description = ?, metadata = ?, updated_at = ? WHERE org_id = ? AND id = ?").run(
+        b.name ?? r.name,
+        b.description !== undefined ? b.description : r.description,
+        b.metadata !== undefined ? toJson(b.metadata) : r.metadata,
+        now,
+        orgId,
+        id,
+      );
+      return view(get(orgId, id)!);
+    },
+
+    remove(orgId: string, userId: string, id: string): void {
+      const now = clock.now();
+      db.transaction(() => {
+        const r = get(orgId, id);
+        if (!r) throw notFound("Corpus");
+        db.query("UPDATE corpora SET deleted_at = ? WHERE org_id = ? AND id = ?").run(now, orgId, id);
+        for (const sql of CORPUS_CASCADE) db.query(sql).run({ now, org: orgId, corpus: id });
+        recordUsage(db, orgId, { metric: "corpora", op: "removed", amount: 1, at: now, userId, corpusId: id });
+      })();
+    },
+  };
+}
+export type CorpusService = ReturnType<typeof corpusService>;

@@ -1,0 +1,45 @@
+import { Elysia } from "elysia";
+import { openapi } from "@elysiajs/openapi";
+import type { AppContext } from "../context.ts";
+import { errorHandler } from "./error-handler.ts";
+import { authRoutes } from "../auth/routes.ts";
+import { corpusRoutes } from "../corpus/routes.ts";
+import { corpusService } from "../corpus/service.ts";
+import { configRoutes } from "./config-routes.ts";
+import type { Services } from "./services.ts";
+
+export const VERSION = "0.1.0";
+
+/**
+ * Builds the whole HTTP surface. Deprecated operations carry `detail.hide`, so the published
+ * OpenAPI document leaves them out while they stay served (spec, Versioning rule 2).
+ */
+export function buildApp(ctx: AppContext, services: Services) {
+  return new Elysia({ normalize: "typebox" })
+    .use(errorHandler(ctx.log))
+    .use(
+      openapi({
+        path: "/docs",
+        specPath: "/openapi.json",
+        documentation: {
+          info: { title: "kbqa", version: VERSION, description: "Self-hosted knowledge-base question answering" },
+          components: {
+            securitySchemes: {
+              bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+              accessToken: { type: "apiKey", in: "header", name: "X-Access-Token" },
+            },
+          },
+          security: [{ bearer: [] }, { accessToken: [] }],
+        },
+        exclude: { paths: ["/docs", "/openapi.json"] },
+      }),
+    )
+    .get("/pub/ping", () => ({ status: "ok", version: VERSION }), { detail: { summary: "Health check", tags: ["Health"] } })
+    .use(authRoutes(ctx))
+    .use(configRoutes(ctx, services))
+    .use(corpusRoutes(ctx, services.corpora));
+}
+
+export function buildServices(ctx: AppContext): Services {
+  return { corpora: corpusService(ctx.db, ctx.clock) };
+}

@@ -1,0 +1,81 @@
+/**
+ * One error type for everything a client may see. Services throw AppError; the single
+ * handler in http/error-handler.ts renders the spec's error object. The status map is a
+ * Record over every code, so adding a code without a status fails to compile.
+ */
+export type ErrorCode =
+  | "BAD_REQUEST"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "CONFLICT"
+  | "PAYLOAD_TOO_LARGE"
+  | "PRECONDITION_FAILED"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "TIMEOUT"
+  | "UNAVAILABLE"
+  | "INTERNAL";
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+  TIMEOUT: 504,
+};
+
+export const REASON_OF: Record<number, string> = {
+  400: "Bad Request",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  412: "Precondition Failed",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra fields merged into the error object (for example the id of a duplicate). */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.status = STATUS_OF[code];
+  }
+}
+
+export const badRequest = (m: string) => new AppError("BAD_REQUEST", m);
+export const forbidden = (m = "Access denied") => new AppError("FORBIDDEN", m);
+export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+export const conflict = (m: string, details?: Record<string, unknown>) => new AppError("CONFLICT", m, details);
+
+export interface ErrorBody {
+  timestamp: string;
+  status: number;
+  error: string;
+  message: string;
+  path: string;
+  [k: string]: unknown;
+}
+
+export function errorBody(status: number, message: string, path: string, details?: Record<string, unknown>): ErrorBody {
+  return {
+    ...details,
+    timestamp: new Date().toISOString(),
+    status,
+    error: REASON_OF[status] ?? "Error",
+    message,
+    path,
+  };
+}

@@ -1,0 +1,6 @@
+import type { CorpusService } from "../corpus/service.ts";
+
+/** The services built once at start and shared by the routes. */
+export interface Services {
+  corpora: CorpusService;
+}

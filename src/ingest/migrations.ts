@@ -1,0 +1,19 @@
+import type { Migration } from "../store/migration.ts";
+
+/**
+ * The durable hand-off between commit and ingestion: commit inserts a job in the same
+ * transaction that moves the document to PROCESSING.
+ */
+export const migrations: Migration[] = [
+  {
+    id: "ingest-001",
+    sql: `
+      CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, org_id TEXT NOT NULL, document_id TEXT NOT NULL,
+        generation INTEGER NOT NULL, state TEXT NOT NULL DEFAULT 'queued',
+        attempts INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL,
+        started_at INTEGER, finished_at INTEGER, error TEXT);
+      CREATE INDEX jobs_state ON jobs(state, org_id, id);
+    `,
+  },
+];

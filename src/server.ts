@@ -1,0 +1,41 @@
+import type { Config } from "./config.ts";
+import { stderrLogger, type AppContext } from "./context.ts";
+import { openDb } from "./store/db.ts";
+import { systemClock, type Clock } from "./store/time.ts";
+import { buildApp, buildServices } from "./http/app.ts";
+
+export interface Running {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Opens the stores, builds the app and listens. stop() drains in-flight requests, then closes everything. */
+export async function startServer(config: Config, clock: Clock = systemClock): Promise<Running> {
+  const db = openDb(config.dataDir);
+  const closers: (() => unknown)[] = [];
+  const ctx: AppContext = { config, db, clock, log: stderrLogger, onClose: (fn) => closers.push(fn) };
+  const services = await buildServices(ctx);
+  const app = buildApp(ctx, services);
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + 1024 * 1024 });
+  const server = app.server!;
+  let stopping: Promise<void> | undefined;
+  return {
+    url: `http://${config.host}:${server.port}`,
+    port: server.port!,
+    stop() {
+      stopping ??= (async () => {
+        await server.stop(false); // stop accepting; wait for in-flight requests
+        for (const fn of closers.reverse()) {
+          try {
+            await fn();
+          } catch (e) {
+            ctx.log.error("error while closing", { error: String(e) });
+          }
+        }
+        db.close();
+      })();
+      return stopping;
+    },
+  };
+}

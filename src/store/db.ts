@@ -1,0 +1,59 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Migration } from "./migration.ts";
+import { migrations as auth } from "../auth/migrations.ts";
+import { migrations as corpus } from "../corpus/migrations.ts";
+import { migrations as documents } from "../documents/migrations.ts";
+import { migrations as ingest } from "../ingest/migrations.ts";
+import { migrations as chunks } from "../chunks/migrations.ts";
+import { migrations as sessions } from "../sessions/migrations.ts";
+import { migrations as agents } from "../agents/migrations.ts";
+import { migrations as posts } from "../posts/migrations.ts";
+import { migrations as usage } from "../usage/migrations.ts";
+
+/** Every domain owns its tables; they are applied in this order, each migration once. */
+const ALL: Migration[] = [...auth, ...corpus, ...documents, ...ingest, ...chunks, ...sessions, ...agents, ...posts, ...usage];
+
+export type Db = Database;
+
+/**
+ * Opens (and migrates) the metadata database. WAL plus a busy timeout lets the operator CLI
+ * write keys while a server reads them, which is how a key change reaches the server's very
+ * next request without any signalling.
+ */
+export function openDb(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, "kbqa.sqlite"), { create: true, strict: true });
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA busy_timeout = 10000");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db) {
+  db.exec("CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
+  const done = new Set(db.query<{ id: string }, []>("SELECT id FROM _migrations").all().map((r) => r.id));
+  for (const m of ALL) {
+    if (done.has(m.id)) continue;
+    db.transaction(() => {
+      // Another process (CLI next to a server) may have migrated in the meantime.
+      if (db.query("SELECT 1 FROM _migrations WHERE id = ?").get(m.id)) return;
+      db.exec(m.sql);
+      db.query("INSERT INTO _migrations (id, applied_at) VALUES (?, ?)").run(m.id, Date.now());
+    }).immediate();
+  }
+}
+
+/** JSON column helpers: the database stores TEXT, the API shows objects. */
+export const toJson = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
+export function fromJson<T>(s: string | null | undefined, fallback: T): T {
+  if (s == null) return fallback;
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return fallback;
+  }
+}
