@@ -8,7 +8,6 @@ import { ConfigError, FIELDS, loadConfig, type Config } from "./config.ts";
 import { openDb } from "./store/db.ts";
 import { createOrg, listOrgs, orgExists } from "./auth/orgs.ts";
 import { addKey, deleteKey, KeyError, listKeys, setKeyActive } from "./auth/keys.ts";
-import { startServer } from "./server.ts";
 import { EXTRA_COMMANDS } from "./cli-extra.ts";
 
 export class UsageError extends Error {}
@@ -64,6 +63,8 @@ const COMMANDS: Record<string, Command> = {
     help: "Start the HTTP server. Prints 'kbqa listening on http://HOST:PORT' when ready; SIGINT/SIGTERM drain and exit 0.",
     flags: [],
     async run(_a, _f, config) {
+      // Imported here so the key and org commands start fast (no models, no HTTP stack).
+      const { startServer } = await import("./server.ts");
       const s = await startServer(config);
       console.log(`kbqa listening on ${s.url}`);
       await new Promise<void>((resolve) => {

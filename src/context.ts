@@ -1,6 +1,7 @@
 import type { Config } from "./config.ts";
 import type { Db } from "./store/db.ts";
 import type { Clock } from "./store/time.ts";
+import type { ModelRegistry } from "./models/registry.ts";
 
 /**
  * Everything a route or service may need, built once at start by server.ts and passed down.
@@ -11,6 +12,8 @@ export interface AppContext {
   db: Db;
   clock: Clock;
   log: Logger;
+  /** Every model call goes through this (built-in, local or remote tier). */
+  models: ModelRegistry;
   /** Run at shutdown, in reverse order of registration. */
   onClose: (fn: () => unknown | Promise<unknown>) => void;
 }

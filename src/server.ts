@@ -3,6 +3,7 @@ import { stderrLogger, type AppContext } from "./context.ts";
 import { openDb } from "./store/db.ts";
 import { systemClock, type Clock } from "./store/time.ts";
 import { buildApp, buildServices } from "./http/app.ts";
+import { createModelRegistry } from "./models/registry.ts";
 
 export interface Running {
   url: string;
@@ -14,7 +15,17 @@ export interface Running {
 export async function startServer(config: Config, clock: Clock = systemClock): Promise<Running> {
   const db = openDb(config.dataDir);
   const closers: (() => unknown)[] = [];
-  const ctx: AppContext = { config, db, clock, log: stderrLogger, onClose: (fn) => closers.push(fn) };
+  const models = await createModelRegistry({
+    modelsDir: config.modelsDir,
+    threads: config.llamaThreads,
+    maxSequences: config.llamaSequences,
+    queueTimeoutMs: config.modelQueueTimeoutMs,
+    remote: config.remoteUrl
+      ? { url: config.remoteUrl, apiKey: config.remoteKey, chatModel: config.remoteChatModel, embeddingModel: config.remoteEmbeddingModel }
+      : undefined,
+  });
+  closers.push(() => models.close());
+  const ctx: AppContext = { config, db, clock, log: stderrLogger, models, onClose: (fn) => closers.push(fn) };
   const services = await buildServices(ctx);
   const app = buildApp(ctx, services);
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + 1024 * 1024 });

@@ -36,7 +36,7 @@ export function buildApp(ctx: AppContext, services: Services) {
     )
     .get("/pub/ping", () => ({ status: "ok", version: VERSION }), { detail: { summary: "Health check", tags: ["Health"] } })
     .use(authRoutes(ctx))
-    .use(configRoutes(ctx, services))
+    .use(configRoutes(ctx))
     .use(corpusRoutes(ctx, services.corpora));
 }
 
