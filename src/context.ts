@@ -2,6 +2,8 @@ import type { Config } from "./config.ts";
 import type { Db } from "./store/db.ts";
 import type { Clock } from "./store/time.ts";
 import type { ModelRegistry } from "./models/registry.ts";
+import type { BlobStore } from "./store/blob.ts";
+import type { VectorIndex } from "./store/vector.ts";
 
 /**
  * Everything a route or service may need, built once at start by server.ts and passed down.
@@ -14,6 +16,10 @@ export interface AppContext {
   log: Logger;
   /** Every model call goes through this (built-in, local or remote tier). */
   models: ModelRegistry;
+  /** Object storage under <data>/blobs. */
+  blobs: BlobStore;
+  /** Vectors and full-text index (LanceDB under <data>/lance); set by the ingestion wiring in server.ts. */
+  vectors: VectorIndex;
   /** Run at shutdown, in reverse order of registration. */
   onClose: (fn: () => unknown | Promise<unknown>) => void;
 }

@@ -4,6 +4,9 @@ import { openDb } from "./store/db.ts";
 import { systemClock, type Clock } from "./store/time.ts";
 import { buildApp, buildServices } from "./http/app.ts";
 import { createModelRegistry } from "./models/registry.ts";
+import { FsBlobStore } from "./store/fs-blob.ts";
+import type { VectorIndex } from "./store/vector.ts";
+import { join } from "node:path";
 
 export interface Running {
   url: string;
@@ -25,7 +28,10 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
       : undefined,
   });
   closers.push(() => models.close());
-  const ctx: AppContext = { config, db, clock, log: stderrLogger, models, onClose: (fn) => closers.push(fn) };
+  const blobs = new FsBlobStore(join(config.dataDir, "blobs"));
+  // Replaced by the LanceDB driver once the ingestion wiring lands.
+  const vectors = undefined as unknown as VectorIndex;
+  const ctx: AppContext = { config, db, clock, log: stderrLogger, models, blobs, vectors, onClose: (fn) => closers.push(fn) };
   const services = await buildServices(ctx);
   const app = buildApp(ctx, services);
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + 1024 * 1024 });
