@@ -10,6 +10,7 @@ export const ACCEPTED_FORMATS: FormatInfo[] = [
   { contentType: "application/pdf", extensions: [".pdf"], name: "PDF", paged: true },
   { contentType: DOCX, extensions: [".docx"], name: "Word document (DOCX)", paged: false },
   { contentType: XLSX, extensions: [".xlsx"], name: "Excel workbook (XLSX)", paged: false },
+  { contentType: PPTX, extensions: [".pptx"], name: "PowerPoint presentation (PPTX)", paged: false },
   { contentType: "text/html", extensions: [".html", ".htm"], name: "HTML", paged: false },
   { contentType: "text/markdown", extensions: [".md", ".markdown"], name: "Markdown", paged: false },
   { contentType: "text/plain", extensions: [".txt", ".text"], name: "Plain text", paged: false },

@@ -1,14 +1,16 @@
 import { expect, test } from "bun:test";
 import { convert } from "../../src/ingest/convert/index.ts";
-import { ACCEPTED_FORMATS, DOCX, XLSX } from "../../src/ingest/formats.ts";
+import { ACCEPTED_FORMATS, DOCX, PPTX, XLSX } from "../../src/ingest/formats.ts";
 import { sniff } from "../../src/ingest/sniff.ts";
 import { docx, textPdf, utf8 } from "./fixtures.ts";
+import { pptx } from "./pptx-fixture.ts";
 import { xlsx } from "./xlsx-fixture.ts";
 
 const FIXTURES: Record<string, () => Promise<Uint8Array>> = {
   "application/pdf": () => textPdf(2),
   [DOCX]: () => docx(),
   [XLSX]: () => xlsx(),
+  [PPTX]: () => pptx(),
   "text/html": async () => utf8("<h1>Hi</h1><p>there</p>"),
   "text/markdown": async () => utf8("# Hi\n\nthere"),
   "text/plain": async () => utf8("Hi there"),

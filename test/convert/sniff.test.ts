@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { ACCEPTED_FORMATS, DOCX, XLSX, isAccepted } from "../../src/ingest/formats.ts";
+import { ACCEPTED_FORMATS, DOCX, PPTX, XLSX, isAccepted } from "../../src/ingest/formats.ts";
 import { sniff } from "../../src/ingest/sniff.ts";
 import { docx, textPdf, utf8, zipOf } from "./fixtures.ts";
 import { xlsx } from "./xlsx-fixture.ts";
@@ -43,7 +43,7 @@ test("isAccepted compares media types only, ignoring parameters and case", () =>
   expect(isAccepted("image/png")).toBe(false);
   expect(isAccepted("")).toBe(false);
   expect(ACCEPTED_FORMATS.map((f) => f.contentType)).toEqual([
-    "application/pdf", DOCX, XLSX, "text/html", "text/markdown", "text/plain", "text/csv", "application/json",
+    "application/pdf", DOCX, XLSX, PPTX, "text/html", "text/markdown", "text/plain", "text/csv", "application/json",
   ]);
   expect(ACCEPTED_FORMATS.filter((f) => f.paged).map((f) => f.contentType)).toEqual(["application/pdf"]);
 });

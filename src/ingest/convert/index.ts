@@ -1,4 +1,4 @@
-import { DOCX, XLSX, formatOf, mediaType } from "../formats.ts";
+import { DOCX, PPTX, XLSX, formatOf, mediaType } from "../formats.ts";
 import { csvToMarkdown } from "./csv.ts";
 import { docxToMarkdown } from "./docx.ts";
 import { ConversionError } from "./errors.ts";
@@ -6,6 +6,7 @@ import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { neutralizeMarkers } from "./pages.ts";
 import { pdfToMarkdown } from "./pdf.ts";
 import { decodeUtf8, jsonToMarkdown, markdownToMarkdown, plainToMarkdown } from "./text.ts";
+import { pptxToMarkdown } from "./pptx.ts";
 import { xlsxToMarkdown } from "./xlsx.ts";
 
 export { ConversionError } from "./errors.ts";
@@ -33,6 +34,7 @@ async function convertUnpaged(bytes: Uint8Array, type: string, lim: ConvertLimit
   switch (type) {
     case DOCX: return docxToMarkdown(bytes, lim);
     case XLSX: return xlsxToMarkdown(bytes, lim);
+    case PPTX: return pptxToMarkdown(bytes, lim);
     case "text/html": return htmlToMarkdown(decodeUtf8(bytes));
     case "text/markdown": return markdownToMarkdown(bytes);
     case "text/plain": return plainToMarkdown(bytes);

@@ -27,19 +27,16 @@ interface RawItem { str: string; transform: number[]; width: number; height: num
 export async function pdfToMarkdown(bytes: Uint8Array): Promise<{ markdown: string; nbPages: number }> {
   const pdf = await openPdf(bytes);
   try {
-    const pagesLines: PdfLine[][] = [];
-    for (let p = 1; p <= pdf.numPages; p++) {
-      let items: RawItem[];
+    const pagesLines = await mapWindowed(pdf.numPages, PAGES_IN_FLIGHT, async (i) => {
+      const p = i + 1;
       try {
         const page = await pdf.getPage(p);
         const content = await page.getTextContent();
-        items = (content.items as unknown[]).filter((it): it is RawItem => typeof (it as RawItem).str === "string");
-        page.cleanup();
+        return groupLines((content.items as unknown[]).filter((it): it is RawItem => typeof (it as RawItem).str === "string"));
       } catch (err) {
         throw new ConversionError(`could not read PDF: page ${p}: ${(err as Error)?.message ?? String(err)}`);
       }
-      pagesLines.push(groupLines(items));
-    }
+    });
     const chars = pagesLines.reduce((n, ls) => n + ls.reduce((m, l) => m + l.text.replace(/\s/g, "").length, 0), 0);
     if (chars === 0) throw new ConversionError(NO_TEXT_LAYER);
     const headings = pickHeadingSizes(pagesLines.flat());
@@ -48,6 +45,23 @@ export async function pdfToMarkdown(bytes: Uint8Array): Promise<{ markdown: stri
   } finally {
     await pdf.loadingTask.destroy().catch(() => {});
   }
+}
+
+// pdf.js answers page requests through a message queue; keeping several in flight overlaps parsing with our
+// layout work, while the window keeps memory bounded on huge documents.
+const PAGES_IN_FLIGHT = 16;
+
+async function mapWindowed<T>(n: number, window: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out = new Array<T>(n);
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      out[i] = await fn(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(window, n) }, worker));
+  return out;
 }
 
 /** Groups text items into visual lines: a new line on an explicit EOL or a baseline jump. */
