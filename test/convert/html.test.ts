@@ -66,3 +66,26 @@ test("100,000 unmatched end tags stay linear", async () => {
   expect(md).toBe("x\n");
   expect(performance.now() - t0).toBeLessThan(20_000);
 });
+
+test("deeply nested lists and quotes with text at every level keep the output linear", async () => {
+  const n = 100_000;
+  const t0 = performance.now();
+  const lists = await html("<ul><li>x".repeat(n));
+  const quotes = await html("<blockquote>q".repeat(n));
+  expect(lists.length).toBeLessThan(n * 40);
+  expect(quotes.length).toBeLessThan(n * 40);
+  expect(lists.split("\n").slice(0, 3)).toEqual(["- x", "  - x", "    - x"]);
+  expect(quotes.split("\n\n").slice(0, 2)).toEqual(["> q", "> > q"]);
+  expect(performance.now() - t0).toBeLessThan(20_000);
+});
+
+test("nested tables fold into the outer cell and stay linear", async () => {
+  expect(await html("<table><tr><td>a<table><tr><td>b</td><td>c</td></tr></table></td><td>d</td></tr></table>")).toBe(
+    "| a b c | d |\n| --- | --- |\n",
+  );
+  const t0 = performance.now();
+  const md = await html("<table><tr><td>x".repeat(100_000));
+  expect(md.length).toBeLessThan(100_000 * 4);
+  expect(md.startsWith("| x x x")).toBe(true);
+  expect(performance.now() - t0).toBeLessThan(20_000);
+});

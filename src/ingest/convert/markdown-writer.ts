@@ -3,6 +3,9 @@
 
 const BR = "\u0001"; // stands for <br> inside collected inline text until the block is flushed
 const WS_RE = /[ \t\n\r\f]+/g;
+// Indentation and quote prefixes stop growing past this depth; otherwise deeply nested input would make
+// the output quadratic in the nesting depth.
+const MAX_VISUAL_DEPTH = 8;
 
 interface List { ordered: boolean; n: number; width: number }
 interface Table { rows: string[][]; row: string[] | null; cell: string[] | null }
@@ -36,6 +39,7 @@ export class MarkdownWriter {
   private lists: List[] = [];
   private pendingMarker: string | null = null;
   private tables: Table[] = [];
+  private innerTables = 0;
   private pre = 0;
   private preBuf: string[] = [];
   private quote = 0;
@@ -132,12 +136,18 @@ export class MarkdownWriter {
 
   startTable(): void {
     const c = this.cell();
-    if (c) c.push(" ");
-    else this.flush();
+    // a table inside a cell cannot be a markdown table; its cells are folded into the outer cell as text
+    if (c || this.innerTables > 0) {
+      this.innerTables++;
+      if (c) c.push(" ");
+      return;
+    }
+    this.flush();
     this.tables.push({ rows: [], row: null, cell: null });
   }
 
   startRow(): void {
+    if (this.innerTables > 0) return this.blockBreak();
     const t = this.tables[this.tables.length - 1];
     if (!t) return this.blockBreak();
     this.endRow();
@@ -145,6 +155,7 @@ export class MarkdownWriter {
   }
 
   startCell(): void {
+    if (this.innerTables > 0) return this.blockBreak();
     const t = this.tables[this.tables.length - 1];
     if (!t) return this.blockBreak();
     if (t.cell) this.endCell();
@@ -153,6 +164,7 @@ export class MarkdownWriter {
   }
 
   endCell(): void {
+    if (this.innerTables > 0) return this.blockBreak();
     const t = this.tables[this.tables.length - 1];
     if (!t || !t.cell) return;
     t.row!.push(escapeCell(t.cell.join("").replace(WS_RE, " ").replace(/\u00a0/g, " ").trim()));
@@ -160,6 +172,7 @@ export class MarkdownWriter {
   }
 
   endRow(): void {
+    if (this.innerTables > 0) return this.blockBreak();
     const t = this.tables[this.tables.length - 1];
     if (!t) return;
     this.endCell();
@@ -168,12 +181,13 @@ export class MarkdownWriter {
   }
 
   endTable(): void {
+    if (this.innerTables > 0) {
+      this.innerTables--;
+      return this.blockBreak();
+    }
     this.endRow();
     const t = this.tables.pop();
-    if (!t) return;
-    const parent = this.cell();
-    if (parent) parent.push(" " + t.rows.map((r) => r.join(" ")).join(" ") + " ");
-    else this.emit(renderTable(t.rows), "table");
+    if (t) this.emit(renderTable(t.rows), "table");
   }
 
   /** Turns the collected inline text into a block with the prefix the current context asks for. */
@@ -195,7 +209,7 @@ export class MarkdownWriter {
     const depth = this.lists.length;
     if (depth > 0) {
       let indent = "";
-      for (let i = 0; i < depth - 1; i++) indent += " ".repeat(this.lists[i]!.width);
+      for (let i = Math.max(0, depth - MAX_VISUAL_DEPTH); i < depth - 1; i++) indent += " ".repeat(this.lists[i]!.width);
       const marker = this.pendingMarker;
       const cont = indent + " ".repeat(this.lists[depth - 1]!.width);
       this.pendingMarker = null;
@@ -209,7 +223,7 @@ export class MarkdownWriter {
   private emit(block: string, kind: Kind): void {
     if (!block) return;
     if (this.quote > 0) {
-      const p = "> ".repeat(this.quote);
+      const p = "> ".repeat(Math.min(this.quote, MAX_VISUAL_DEPTH));
       block = block.split("\n").map((l) => p + l).join("\n");
     }
     if (this.out.length) this.out.push(kind === "item" && this.lastKind === "item" ? "\n" : "\n\n");
@@ -218,6 +232,7 @@ export class MarkdownWriter {
   }
 
   finish(): string {
+    this.innerTables = 0;
     while (this.tables.length) this.endTable();
     this.pre = Math.min(this.pre, 1);
     this.endPre();
