@@ -1,0 +1,191 @@
+/**
+ * LanceDB driver for the VectorIndex port (store/vector.ts), under <data>/lance.
+ *
+ * One table per embedding model (`chunks__<slug of the embedder id>`), because vectors of two
+ * models are not comparable and may not even have the same width. Writes to a table go through
+ * one promise queue: Lance commits are atomic, but concurrent writers to one table retry on
+ * conflicts, and a delete-then-add must not interleave with another document's.
+ *
+ * Full text: an FTS (BM25) index on `text` is created with the first rows. Lance searches rows
+ * added after the index was built with a flat scan, so a chunk is findable by text right after
+ * add(); optimize() (run in the background every OPTIMIZE_EVERY writes) folds new rows into the
+ * index, compacts small fragments and drops old versions.
+ */
+import * as lancedb from "@lancedb/lancedb";
+import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from "apache-arrow";
+import { isUuid } from "./ids.ts";
+import type { VectorHit, VectorIndex, VectorRecord } from "./vector.ts";
+
+const OPTIMIZE_EVERY = 25;
+const IN_LIST_MAX = 500;
+/** Rows above which ensureVectorIndex() builds an approximate (IVF-HNSW-SQ) index. */
+export const ANN_MIN_ROWS = 50_000;
+
+export function tableNameFor(embedderId: string): string {
+  return "chunks__" + embedderId.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+}
+
+function uuid(id: string): string {
+  // Ids reach filters as SQL literals; only UUIDs (no quotes possible) are let through.
+  if (!isUuid(id)) throw new Error(`not a uuid: ${JSON.stringify(id)}`);
+  return `'${id}'`;
+}
+
+const inList = (ids: string[]) => ids.map(uuid).join(", ");
+
+function schemaFor(dims: number): Schema {
+  return new Schema([
+    new Field("chunkId", new Utf8(), false),
+    new Field("orgId", new Utf8(), false),
+    new Field("corpusId", new Utf8(), false),
+    new Field("documentId", new Utf8(), false),
+    new Field("generation", new Int32(), false),
+    new Field("text", new Utf8(), false),
+    new Field("vector", new FixedSizeList(dims, new Field("item", new Float32(), true)), false),
+  ]);
+}
+
+export interface LanceIndex extends VectorIndex {
+  readonly tableName: string;
+  readonly dims: number;
+  /** Deletes the document's rows (every generation) and adds these, as one queued write. */
+  replaceDocument(orgId: string, documentId: string, records: VectorRecord[]): Promise<void>;
+  /** Rows in the table (all organizations). */
+  count(): Promise<number>;
+  /** Compacts, refreshes the FTS index and drops old versions now. */
+  optimize(): Promise<void>;
+  /** Builds an approximate vector index once the table is big enough; returns whether one exists. */
+  ensureVectorIndex(minRows?: number): Promise<boolean>;
+}
+
+export async function openLanceIndex(dir: string, embedderId: string, dims: number): Promise<LanceIndex> {
+  const conn = await lancedb.connect(dir);
+  const tableName = tableNameFor(embedderId);
+  const table = (await conn.tableNames()).includes(tableName)
+    ? await conn.openTable(tableName)
+    : await conn.createEmptyTable(tableName, schemaFor(dims), { existOk: true });
+  let hasFts = (await table.listIndices()).some((i) => i.columns.includes("text"));
+  let queue: Promise<unknown> = Promise.resolve();
+  let writes = 0;
+  let closed = false;
+
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => {});
+    return run;
+  };
+
+  const optimizeNow = async () => {
+    writes = 0;
+    await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+  };
+
+  const afterWrite = async (added: boolean) => {
+    if (added && !hasFts) {
+      await table.createIndex("text", { config: lancedb.Index.fts(), replace: true });
+      hasFts = true;
+    }
+    if (++writes >= OPTIMIZE_EVERY) void serial(optimizeNow).catch(() => {});
+  };
+
+  const rows = (records: VectorRecord[]) =>
+    records.map((r) => {
+      if (r.vector.length !== dims) throw new Error(`vector has ${r.vector.length} dimensions, table ${tableName} has ${dims}`);
+      return {
+        chunkId: r.chunkId, orgId: r.orgId, corpusId: r.corpusId, documentId: r.documentId,
+        generation: r.generation, text: r.text, vector: Array.from(r.vector),
+      };
+    });
+
+  const deleteIds = async (orgId: string, ids: string[]) => {
+    for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
+      await table.delete(`orgId = ${uuid(orgId)} AND chunkId IN (${inList(ids.slice(i, i + IN_LIST_MAX))})`);
+    }
+  };
+
+  const scope = (orgId: string, corpusIds: string[]) => `orgId = ${uuid(orgId)} AND corpusId IN (${inList(corpusIds)})`;
+
+  const hits = (rs: Record<string, unknown>[], score: (r: Record<string, unknown>) => number): VectorHit[] =>
+    rs.map((r) => ({ chunkId: String(r.chunkId), documentId: String(r.documentId), corpusId: String(r.corpusId), score: score(r) }));
+
+  return {
+    tableName,
+    dims,
+    async add(records) {
+      if (!records.length) return;
+      const data = rows(records);
+      return serial(async () => {
+        const byOrg = new Map<string, string[]>();
+        for (const r of records) byOrg.set(r.orgId, [...(byOrg.get(r.orgId) ?? []), r.chunkId]);
+        for (const [org, ids] of byOrg) await deleteIds(org, ids);
+        await table.add(data);
+        await afterWrite(true);
+      });
+    },
+    async replaceDocument(orgId, documentId, records) {
+      const data = rows(records);
+      return serial(async () => {
+        await table.delete(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}`);
+        if (data.length) await table.add(data);
+        await afterWrite(data.length > 0);
+      });
+    },
+    deleteDocument(orgId, documentId) {
+      return serial(async () => {
+        await table.delete(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}`);
+        await afterWrite(false);
+      });
+    },
+    deleteChunks(orgId, chunkIds) {
+      if (!chunkIds.length) return Promise.resolve();
+      return serial(async () => {
+        await deleteIds(orgId, chunkIds);
+        await afterWrite(false);
+      });
+    },
+    async countDocument(orgId, documentId, generation) {
+      const gen = generation === undefined ? "" : ` AND generation = ${Math.trunc(generation)}`;
+      return table.countRows(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`);
+    },
+    count: () => table.countRows(),
+    async searchVector(orgId, corpusIds, vector, limit) {
+      if (!corpusIds.length || limit <= 0) return [];
+      const rs = await table
+        .vectorSearch(Array.from(vector))
+        .distanceType("cosine")
+        .where(scope(orgId, corpusIds))
+        .select(["chunkId", "documentId", "corpusId", "_distance"])
+        .limit(limit)
+        .toArray();
+      return hits(rs, (r) => 1 - Number(r._distance));
+    },
+    async searchText(orgId, corpusIds, query, limit) {
+      if (!corpusIds.length || limit <= 0 || !query.trim() || !hasFts) return [];
+      const rs = await table
+        .query()
+        .fullTextSearch(query, { columns: ["text"] })
+        .where(scope(orgId, corpusIds))
+        .select(["chunkId", "documentId", "corpusId", "_score"])
+        .limit(limit)
+        .toArray();
+      return hits(rs, (r) => Number(r._score));
+    },
+    optimize: () => serial(optimizeNow),
+    ensureVectorIndex(minRows = ANN_MIN_ROWS) {
+      return serial(async () => {
+        const has = (await table.listIndices()).some((i) => i.columns.includes("vector"));
+        if (has) return true;
+        if ((await table.countRows()) < minRows) return false;
+        await table.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "cosine" }) });
+        return true;
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await queue;
+      table.close();
+      conn.close();
+    },
+  };
+}
