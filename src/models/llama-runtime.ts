@@ -3,7 +3,11 @@
 // downloads anything). Each model is loaded once and shared; each generation gets its own small
 // context sized to its prompt (capped at the model's training context), so memory follows load
 // rather than the model's maximum context, and a semaphore bounds concurrent sequences.
-import type { Llama, LlamaModel, ChatWrapper, ChatHistoryItem } from "node-llama-cpp";
+// Contexts are kept for reuse in power-of-two size buckets (at most maxSequences idle ones):
+// creating one allocates the KV cache, which measured ~15% of a short generation on a tiny model.
+import type { Llama, LlamaModel, LlamaContext, LlamaContextSequence, ChatWrapper, ChatHistoryItem } from "node-llama-cpp";
+
+interface Slot { context: LlamaContext; sequence: LlamaContextSequence }
 import { Slots } from "./slots.ts";
 import { ModelAbortedError } from "./errors.ts";
 
@@ -32,9 +36,17 @@ export function sharedLlama(): Promise<Llama> {
   return llamaPromise;
 }
 
+/** Power-of-two context size ≥ needed (min 256), capped at the model's training context. */
+export function contextBucket(needed: number, trainCtx: number): number {
+  let size = 256;
+  while (size < needed) size *= 2;
+  return Math.min(size, trainCtx);
+}
+
 export class GgufModel {
   private modelPromise?: Promise<{ model: LlamaModel; wrapper: ChatWrapper; trainCtx: number }>;
   readonly slots: Slots;
+  private idle: Slot[] = [];
 
   constructor(readonly id: string, readonly path: string, private readonly opts: LlamaOptions) {
     this.slots = new Slots(opts.maxSequences, opts.queueTimeoutMs, id);
@@ -65,10 +77,12 @@ export class GgufModel {
     try {
       const maxTokens = req.maxTokens ?? 512;
       const estimate = model.tokenize([req.system, ...req.history.map((h) => h.content), req.user].join("\n")).length + 64;
-      const contextSize = Math.min(trainCtx, Math.max(256, estimate + maxTokens));
-      const context = await model.createContext({ contextSize, sequences: 1, threads: this.opts.threads });
+      const contextSize = contextBucket(estimate + maxTokens, trainCtx);
+      const slot = await this.takeContext(model, contextSize);
+      let reusable = false;
       try {
-        const sequence = context.getSequence();
+        const { sequence } = slot;
+        const meterStart = sequence.tokenMeter.getState();
         const session = new LlamaChatSession({ contextSequence: sequence, chatWrapper: wrapper, systemPrompt: req.system });
         if (req.history.length) {
           const items: ChatHistoryItem[] = [{ type: "system", text: req.system }];
@@ -91,17 +105,40 @@ export class GgufModel {
           if (req.signal?.aborted) throw req.signal.reason ?? new ModelAbortedError();
           throw e;
         }
-        const meter = sequence.tokenMeter;
-        return { text: text.trim(), promptTokens: meter.usedInputTokens, completionTokens: meter.usedOutputTokens };
+        const meter = sequence.tokenMeter.getState();
+        const used = { input: meter.usedInputTokens - meterStart.usedInputTokens, output: meter.usedOutputTokens - meterStart.usedOutputTokens };
+        session.dispose({ disposeSequence: false });
+        reusable = true;
+        return { text: text.trim(), promptTokens: used.input, completionTokens: used.output };
       } finally {
-        await context.dispose();
+        await this.giveBackContext(slot, reusable);
       }
     } finally {
       release();
     }
   }
 
+  private async takeContext(model: LlamaModel, contextSize: number): Promise<Slot> {
+    const i = this.idle.findIndex((s) => s.context.contextSize === contextSize);
+    if (i >= 0) return this.idle.splice(i, 1)[0]!;
+    const context = await model.createContext({ contextSize, sequences: 1, threads: this.opts.threads });
+    return { context, sequence: context.getSequence() };
+  }
+
+  /** Aborted or failed runs dispose their context: its state is not trusted for reuse. */
+  private async giveBackContext(slot: Slot, reusable: boolean): Promise<void> {
+    if (!reusable || slot.context.disposed) return void (await slot.context.dispose());
+    try {
+      await slot.sequence.clearHistory();
+    } catch {
+      return void (await slot.context.dispose());
+    }
+    this.idle.push(slot);
+    while (this.idle.length > this.opts.maxSequences) await this.idle.shift()!.context.dispose();
+  }
+
   async close(): Promise<void> {
+    for (const s of this.idle.splice(0)) await s.context.dispose();
     if (!this.modelPromise) return;
     const { model } = await this.modelPromise.catch(() => ({ model: undefined }));
     await model?.dispose();
