@@ -42,6 +42,8 @@ export const ConfigSchema = T.Object({
   remoteEmbeddingModel: T.Optional(T.String()),
   /** Log level: errors only, or one line per request too. */
   logRequests: T.Boolean(),
+  /** TESTS ONLY: usage reports read their clock (epoch ms) from this file. Never set in production. */
+  testFakeTimeFile: T.Optional(T.String()),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -76,6 +78,7 @@ export const FIELDS: Field[] = [
   { key: "remoteChatModel", flag: "remote-chat-model", env: "KBQA_REMOTE_CHAT_MODEL", kind: "string", help: "remote chat model name" },
   { key: "remoteEmbeddingModel", flag: "remote-embedding-model", env: "KBQA_REMOTE_EMBEDDING_MODEL", kind: "string", help: "remote embedding model name" },
   { key: "logRequests", flag: "log-requests", env: "KBQA_LOG_REQUESTS", kind: "bool", def: () => false, help: "log one line per request" },
+  { key: "testFakeTimeFile", flag: "test-fake-time-file", env: "KBQA_TEST_FAKE_TIME_FILE", kind: "path", help: "TESTS ONLY: usage reports take 'now' (epoch ms) from this file" },
 ];
 
 export class ConfigError extends Error {}

@@ -6,6 +6,9 @@ import { authRoutes } from "../auth/routes.ts";
 import { corpusRoutes } from "../corpus/routes.ts";
 import { corpusService } from "../corpus/service.ts";
 import { configRoutes } from "./config-routes.ts";
+import { usageRoutes } from "../usage/routes.ts";
+import { usageService } from "../usage/service.ts";
+import { fakeTimeFileClock } from "../usage/test-clock.ts";
 import type { Services } from "./services.ts";
 
 export const VERSION = "0.1.0";
@@ -37,9 +40,13 @@ export function buildApp(ctx: AppContext, services: Services) {
     .get("/pub/ping", () => ({ status: "ok", version: VERSION }), { detail: { summary: "Health check", tags: ["Health"] } })
     .use(authRoutes(ctx))
     .use(configRoutes(ctx))
-    .use(corpusRoutes(ctx, services.corpora));
+    .use(corpusRoutes(ctx, services.corpora))
+    .use(usageRoutes(ctx, services.usage));
 }
 
 export function buildServices(ctx: AppContext): Services {
-  return { corpora: corpusService(ctx.db, ctx.clock) };
+  return {
+    corpora: corpusService(ctx.db, ctx.clock),
+    usage: usageService(ctx.db, ctx.config.testFakeTimeFile ? fakeTimeFileClock(ctx.config.testFakeTimeFile) : ctx.clock),
+  };
 }

@@ -1,6 +1,8 @@
 import type { CorpusService } from "../corpus/service.ts";
+import type { UsageService } from "../usage/service.ts";
 
 /** The services built once at start and shared by the routes. */
 export interface Services {
   corpora: CorpusService;
+  usage: UsageService;
 }

@@ -15,4 +15,26 @@ export const migrations: Migration[] = [
       CREATE INDEX usage_org_at ON usage_events(org_id, metric, at);
     `,
   },
+  {
+    // Daily rollup per scope (org / user / corpus), upserted with each event by recordUsage, so a
+    // report sums at most a few thousand rows however many events were recorded. Every bucket
+    // edge is a UTC midnight, so whole days add up to any timeframe exactly. Backfilled from the
+    // events already recorded.
+    id: "usage-002",
+    sql: `
+      CREATE TABLE usage_daily (
+        org_id TEXT NOT NULL, scope TEXT NOT NULL, subject TEXT NOT NULL, day INTEGER NOT NULL,
+        metric TEXT NOT NULL, op TEXT NOT NULL, source TEXT NOT NULL, amount INTEGER NOT NULL,
+        PRIMARY KEY (org_id, scope, subject, day, metric, op, source)) WITHOUT ROWID;
+      INSERT INTO usage_daily (org_id, scope, subject, day, metric, op, source, amount)
+        SELECT org_id, 'org', '', at / 86400000 - (at < 0 AND at % 86400000 != 0), metric, op, coalesce(source, ''), sum(amount)
+        FROM usage_events GROUP BY 1, 2, 3, 4, 5, 6, 7;
+      INSERT INTO usage_daily (org_id, scope, subject, day, metric, op, source, amount)
+        SELECT org_id, 'user', user_id, at / 86400000 - (at < 0 AND at % 86400000 != 0), metric, op, coalesce(source, ''), sum(amount)
+        FROM usage_events WHERE user_id IS NOT NULL AND user_id != '' GROUP BY 1, 2, 3, 4, 5, 6, 7;
+      INSERT INTO usage_daily (org_id, scope, subject, day, metric, op, source, amount)
+        SELECT org_id, 'corpus', corpus_id, at / 86400000 - (at < 0 AND at % 86400000 != 0), metric, op, coalesce(source, ''), sum(amount)
+        FROM usage_events WHERE corpus_id IS NOT NULL AND corpus_id != '' GROUP BY 1, 2, 3, 4, 5, 6, 7;
+    `,
+  },
 ];

@@ -1,0 +1,37 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../context.ts";
+import { authPlugin } from "../http/auth-plugin.ts";
+import { badRequest } from "../http/errors.ts";
+import { DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type Timeframe } from "./buckets.ts";
+import { CorpusParams, UsageQuery, UsageReport, UserParams } from "./schema.ts";
+import type { UsageService } from "./service.ts";
+
+function timeframeOf(q: { timeframe?: string }): Timeframe {
+  if (q.timeframe === undefined || q.timeframe === "") return DEFAULT_TIMEFRAME;
+  if (!isTimeframe(q.timeframe)) {
+    throw badRequest(`Invalid query parameter 'timeframe': expected one of ${TIMEFRAMES.join(", ")} (default ${DEFAULT_TIMEFRAME}), got "${q.timeframe}"`);
+  }
+  return q.timeframe;
+}
+
+export function usageRoutes(ctx: AppContext, usage: UsageService) {
+  return new Elysia({ prefix: "/v1/usage", detail: { tags: ["Usage"] } })
+    .use(authPlugin(ctx))
+    .get("/all", ({ principal, query }) => usage.organization(principal.orgId, timeframeOf(query)), {
+      query: UsageQuery,
+      response: UsageReport,
+      detail: { summary: "Organization-wide usage over the completed buckets of a timeframe" },
+    })
+    .get("/user/:userId", ({ principal, params, query }) => usage.user(principal.orgId, params.userId, timeframeOf(query)), {
+      params: UserParams,
+      query: UsageQuery,
+      response: UsageReport,
+      detail: { summary: "Usage of one user of the organization (corpora is null; zeros for a user without events)" },
+    })
+    .get("/corpus/:corpusId", ({ principal, params, query }) => usage.corpus(principal.orgId, params.corpusId, timeframeOf(query)), {
+      params: CorpusParams,
+      query: UsageQuery,
+      response: UsageReport,
+      detail: { summary: "Usage of one corpus (corpora is null; tokens count posts only)" },
+    });
+}

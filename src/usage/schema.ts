@@ -1,0 +1,49 @@
+import { t } from "elysia";
+import { DEFAULT_TIMEFRAME, TIMEFRAMES } from "./buckets.ts";
+
+/** Validated by the route (usage/routes.ts) so the 400 names the parameter and its values. */
+export const UsageQuery = t.Object({
+  timeframe: t.Optional(
+    t.String({
+      title: "timeframe",
+      enum: [...TIMEFRAMES],
+      description: `Day (30 daily buckets), Week (12 ISO weeks), Month (12 calendar months) or Year (5 calendar years); default ${DEFAULT_TIMEFRAME}`,
+    }),
+  ),
+});
+
+const Counts = t.Object({ created: t.Integer(), removed: t.Integer() });
+
+const Counter = t.Object({
+  total: t.Integer({ description: "Lifetime amount created as of `timestamp`, soft-deleted rows and the bucket in progress included" }),
+  live: t.Integer({ description: "Lifetime created minus removed as of `timestamp` (additive field)" }),
+  created: t.Integer({ description: "Created within [from, to)" }),
+  removed: t.Integer({ description: "Removed within [from, to)" }),
+});
+
+export const UsageBucket = t.Object({
+  from: t.String({ description: "Bucket start (inclusive)" }),
+  to: t.String({ description: "Bucket end (exclusive)" }),
+  tokens: t.Integer(),
+  corpora: t.Optional(Counts),
+  sessions: Counts,
+  posts: Counts,
+  storage: Counts,
+});
+
+export const UsageReport = t.Object({
+  timeframe: t.String(),
+  from: t.String({ description: "Start (inclusive) of the oldest bucket" }),
+  to: t.String({ description: "Start of the bucket in progress: exclusive end of the newest completed bucket" }),
+  organizationId: t.String(),
+  timestamp: t.String({ description: "Server time of computation, inside the bucket in progress" }),
+  tokens: t.Object({ total: t.Integer(), inPeriod: t.Integer() }),
+  corpora: t.Nullable(Counter, { description: "Organization scope only; null (and absent from every bucket) elsewhere" }),
+  sessions: Counter,
+  posts: Counter,
+  storage: t.Object(Counter.properties, { description: "Bytes" }),
+  series: t.Array(UsageBucket, { description: "Completed buckets, oldest first, contiguous, empty ones with zeros" }),
+});
+
+export const UserParams = t.Object({ userId: t.String({ minLength: 1, maxLength: 256 }) });
+export const CorpusParams = t.Object({ corpusId: t.String({ format: "uuid" }) });

@@ -1,0 +1,165 @@
+import type { Db } from "../store/db.ts";
+import { iso, type Clock } from "../store/time.ts";
+import { notFound } from "../http/errors.ts";
+import { dayOf, DAY_MS, reportRange, type Timeframe } from "./buckets.ts";
+import type { UsageScope } from "./record.ts";
+
+export interface Counts {
+  created: number;
+  removed: number;
+}
+/** Top-level counter: `total` = lifetime created (soft-deleted included), `live` = lifetime created − removed. */
+export interface Counter extends Counts {
+  total: number;
+  live: number;
+}
+export interface Bucket {
+  from: string;
+  to: string;
+  tokens: number;
+  corpora?: Counts;
+  sessions: Counts;
+  posts: Counts;
+  storage: Counts;
+}
+export interface UsageReport {
+  timeframe: Timeframe;
+  from: string;
+  to: string;
+  organizationId: string;
+  timestamp: string;
+  tokens: { total: number; inPeriod: number };
+  corpora: Counter | null;
+  sessions: Counter;
+  posts: Counter;
+  storage: Counter;
+  series: Bucket[];
+}
+
+type Counted = "corpora" | "sessions" | "posts" | "storage";
+const COUNTED: Counted[] = ["corpora", "sessions", "posts", "storage"];
+
+interface Row {
+  metric: string;
+  op: string;
+  source: string | null;
+  amount: number;
+}
+
+/** Tallies of one bucket (or of a lifetime) before rendering. */
+class Tally {
+  tokens = 0;
+  c: Record<Counted, Counts> = {
+    corpora: { created: 0, removed: 0 },
+    sessions: { created: 0, removed: 0 },
+    posts: { created: 0, removed: 0 },
+    storage: { created: 0, removed: 0 },
+  };
+  /** Scope rules (spec, Usage rule 7 and the `corpora` row): what a row counts for, if anything. */
+  add(scope: UsageScope, r: Row) {
+    if (r.metric === "tokens") {
+      if (scope === "corpus" && r.source !== "post") return;
+      if (r.op !== "removed") this.tokens += r.amount;
+      return;
+    }
+    if (r.metric === "corpora" && scope !== "org") return;
+    const c = this.c[r.metric as Counted];
+    if (!c) return;
+    if (r.op === "created") c.created += r.amount;
+    else if (r.op === "removed") c.removed += r.amount;
+  }
+}
+
+// `metric IN (...)` lets SQLite walk usage_org_at(org_id, metric, at) as five short ranges.
+const TODAY_SQL = (extra: string) => `
+  SELECT metric, op, source, sum(amount) AS amount FROM usage_events
+  WHERE org_id = ? AND metric IN ('corpora', 'sessions', 'posts', 'storage', 'tokens') AND at >= ? AND at <= ? ${extra}
+  GROUP BY metric, op, source`;
+
+/**
+ * Usage reports. Completed buckets come from the daily rollup (usage_daily); lifetime totals
+ * are the rollup's whole days before today plus today's raw events up to `timestamp`, so an
+ * event is never counted twice nor read past the instant of the report.
+ */
+export function usageService(db: Db, clock: Clock) {
+  const rangeRows = db.query<Row & { day: number }, [string, string, string, number, number]>(
+    "SELECT day, metric, op, source, amount FROM usage_daily WHERE org_id = ? AND scope = ? AND subject = ? AND day >= ? AND day < ? ORDER BY day",
+  );
+  const lifetimeRows = db.query<Row, [string, string, string, number]>(
+    "SELECT metric, op, source, sum(amount) AS amount FROM usage_daily WHERE org_id = ? AND scope = ? AND subject = ? AND day < ? GROUP BY metric, op, source",
+  );
+  const today: Record<UsageScope, ReturnType<typeof db.query<Row, any>>> = {
+    org: db.query(TODAY_SQL("")),
+    user: db.query(TODAY_SQL("AND user_id = ?")),
+    corpus: db.query(TODAY_SQL("AND corpus_id = ?")),
+  };
+
+  function report(orgId: string, scope: UsageScope, subject: string, timeframe: Timeframe): UsageReport {
+    const now = clock.now();
+    const { from, to, edges } = reportRange(timeframe, now);
+    const days = edges.map(dayOf);
+    const buckets = days.slice(1).map(() => new Tally());
+    let i = 0;
+    for (const r of rangeRows.all(orgId, scope, subject, days[0]!, days.at(-1)!)) {
+      while (r.day >= days[i + 1]!) i++;
+      buckets[i]!.add(scope, { ...r, source: r.source || null });
+    }
+
+    const todayStart = dayOf(now) * DAY_MS;
+    const life = new Tally();
+    for (const r of lifetimeRows.all(orgId, scope, subject, dayOf(now))) life.add(scope, { ...r, source: r.source || null });
+    const params = scope === "org" ? [orgId, todayStart, now] : [orgId, todayStart, now, subject];
+    for (const r of today[scope].all(...params)) life.add(scope, r);
+
+    const period = new Tally();
+    for (const b of buckets) {
+      period.tokens += b.tokens;
+      for (const k of COUNTED) {
+        period.c[k].created += b.c[k].created;
+        period.c[k].removed += b.c[k].removed;
+      }
+    }
+    const counter = (k: Counted): Counter => ({
+      total: life.c[k].created,
+      live: life.c[k].created - life.c[k].removed,
+      created: period.c[k].created,
+      removed: period.c[k].removed,
+    });
+    const withCorpora = scope === "org";
+    return {
+      timeframe,
+      from: iso(from),
+      to: iso(to),
+      organizationId: orgId,
+      timestamp: iso(now),
+      tokens: { total: life.tokens, inPeriod: period.tokens },
+      corpora: withCorpora ? counter("corpora") : null,
+      sessions: counter("sessions"),
+      posts: counter("posts"),
+      storage: counter("storage"),
+      series: buckets.map((b, j) => ({
+        from: iso(edges[j]!),
+        to: iso(edges[j + 1]!),
+        tokens: b.tokens,
+        ...(withCorpora ? { corpora: b.c.corpora } : {}),
+        sessions: b.c.sessions,
+        posts: b.c.posts,
+        storage: b.c.storage,
+      })),
+    };
+  }
+
+  const corpusOfOrg = db.query<{ one: number }, [string, string]>("SELECT 1 AS one FROM corpora WHERE org_id = ? AND id = ?");
+
+  return {
+    organization: (orgId: string, tf: Timeframe) => report(orgId, "org", "", tf),
+    /** A user id is only matched inside the organization; one without events gets zeros. */
+    user: (orgId: string, userId: string, tf: Timeframe) => report(orgId, "user", userId, tf),
+    /** Soft-deleted corpora keep their report; another organization's corpus is 404. */
+    corpus(orgId: string, corpusId: string, tf: Timeframe) {
+      if (!corpusOfOrg.get(orgId, corpusId)) throw notFound("Corpus");
+      return report(orgId, "corpus", corpusId, tf);
+    },
+  };
+}
+export type UsageService = ReturnType<typeof usageService>;
