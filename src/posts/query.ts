@@ -1,0 +1,131 @@
+import type { AppContext } from "../context.ts";
+import { AppError, badRequest } from "../http/errors.ts";
+import { detectLang } from "../models/lang.ts";
+import { ModelAbortedError, ModelBusyError, UnknownModelError } from "../models/errors.ts";
+import type { AnswerResult } from "../models/types.ts";
+import { recordUsage } from "../usage/record.ts";
+import { retrieve } from "../retrieval/retrieve.ts";
+import { citedRefs, rerankChunks, retrievalText, toPassages } from "../retrieval/prompt.ts";
+import { insertCitations } from "./citations.ts";
+import { splitTokens } from "./usage-split.ts";
+import type { PostService, PostView, SessionLookup } from "./service.ts";
+
+/** The fields of agents/service.ts ResolvedAgent the pipeline reads. */
+export interface QueryAgent {
+  id: string;
+  topK: number;
+  rerank: boolean;
+  rerankTopK?: number | null;
+  rerankModel?: string | null;
+  useHistory: boolean;
+  historySize: number;
+  thinkingMode: "LOW" | "HIGH";
+  temperature: number;
+  baseModel?: string | null;
+  systemInstruction: string;
+}
+
+export interface AgentLookup {
+  /** Throws 404 when the agent is not visible to the organization; no id → the platform default. */
+  resolve(orgId: string, agentId?: string): QueryAgent | Promise<QueryAgent>;
+}
+
+export interface QueryInput {
+  sessionId: string;
+  body: string;
+  lang?: string;
+  agentId?: string;
+}
+
+export interface Asker {
+  orgId: string;
+  userId: string;
+}
+
+export interface Prepared {
+  orgId: string;
+  userId: string;
+  sessionId: string;
+  corpusIds: string[];
+  agent: QueryAgent;
+  question: string;
+  lang: string;
+}
+
+export interface Exchange {
+  query: PostView;
+  answer: PostView;
+}
+
+/** Model-layer errors as API errors (the models folder stays HTTP-free). */
+export function modelError(e: unknown): unknown {
+  if (e instanceof UnknownModelError) return new AppError("BAD_REQUEST", e.message);
+  if (e instanceof ModelBusyError) return new AppError("UNAVAILABLE", e.message);
+  if (e instanceof ModelAbortedError) return new AppError("BAD_REQUEST", e.message);
+  return e;
+}
+
+export function queryService(ctx: AppContext, deps: { posts: PostService; sessions: SessionLookup; agents: AgentLookup }) {
+  const { db, clock } = ctx;
+  const { posts, sessions, agents } = deps;
+
+  return {
+    /**
+     * Everything that can refuse the query, before anything is written: the agent first (an
+     * invisible agent → 404 and no post), then the session.
+     */
+    async prepare(who: Asker, input: QueryInput): Promise<Prepared> {
+      const agent = await agents.resolve(who.orgId, input.agentId || undefined);
+      const session = sessions.get(who.orgId, input.sessionId);
+      const question = input.body.trim();
+      if (!question) throw badRequest("Invalid query parameter 'body': the question is empty");
+      const lang = input.lang?.trim() || detectLang(question);
+      return { orgId: who.orgId, userId: who.userId, sessionId: session.id, corpusIds: session.corpusIds, agent, question, lang };
+    },
+
+    /** Stores the question, retrieves, answers, stores the answer with its citations and token usage. */
+    async run(p: Prepared, opts: { onToken?: (t: string) => void; signal?: AbortSignal } = {}): Promise<Exchange> {
+      const { orgId, userId, agent } = p;
+      const usageCorpusId = p.corpusIds[0] ?? null;
+      // History is read before the question is stored, so it holds earlier posts only.
+      const history = agent.useHistory ? posts.history(orgId, p.sessionId, agent.historySize) : [];
+      const base = { sessionId: p.sessionId, userId, lang: p.lang, agentId: agent.id, usageCorpusId };
+      const queryRow = db.transaction(() => posts.insert(orgId, { ...base, owner: "USER", body: p.question }))();
+
+      let result: AnswerResult;
+      let chunks;
+      try {
+        chunks = await retrieve(ctx, orgId, p.corpusIds, retrievalText(p.question, history), { topK: agent.topK, mode: "hybrid" });
+        if (agent.rerank && agent.rerankModel) {
+          const reranker = ctx.models.reranker(agent.rerankModel);
+          if (reranker) chunks = await rerankChunks(reranker, p.question, chunks, agent.rerankTopK ?? agent.topK);
+        }
+        result = await ctx.models.answerer(agent.baseModel ?? undefined).answer({
+          question: p.question, lang: p.lang, system: agent.systemInstruction, history, passages: toPassages(chunks),
+          temperature: agent.temperature, thinking: agent.thinkingMode, signal: opts.signal, onToken: opts.onToken,
+        });
+      } catch (e) {
+        throw modelError(e);
+      }
+
+      const refs = citedRefs(result.cited, result.answered, chunks.length);
+      const cited = refs.map((ref) => ({ ...chunks[ref - 1]!, ref }));
+      const now = Math.max(clock.now(), queryRow.created_at);
+      const answerRow = db.transaction(() => {
+        const r = posts.insert(orgId, {
+          ...base, owner: "SYSTEM", body: result.text, attachment: cited.length, model: result.model,
+          promptTokens: result.promptTokens, completionTokens: result.completionTokens,
+        }, now);
+        insertCitations(db, orgId, r.id, cited.map((c) => ({ chunkId: c.chunkId, documentId: c.documentId, generation: c.generation, pages: c.pages, ref: c.ref })));
+        const total = Math.max(0, Math.round(result.promptTokens + result.completionTokens));
+        for (const s of splitTokens(total, p.corpusIds, chunks.map((c) => c.corpusId))) {
+          recordUsage(db, orgId, { metric: "tokens", op: "used", amount: s.amount, at: now, userId, corpusId: s.corpusId, source: "post" });
+        }
+        return r;
+      })();
+      const [query, answer] = posts.views(orgId, [queryRow, answerRow]);
+      return { query: query!, answer: answer! };
+    },
+  };
+}
+export type QueryService = ReturnType<typeof queryService>;

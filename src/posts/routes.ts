@@ -1,0 +1,69 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../context.ts";
+import { authPlugin } from "../http/auth-plugin.ts";
+import { Ack, ack, paging } from "../http/paging.ts";
+import { Attachments, Exchange, Post, PostListQuery, PostPage, QueryBody, QueryParams } from "./schema.ts";
+import { liveAttachments } from "./citations.ts";
+import type { PostService } from "./service.ts";
+import type { QueryInput, QueryService } from "./query.ts";
+import { streamExchange, wantsStream } from "./stream.ts";
+import type { Principal } from "../auth/jwt.ts";
+
+const Id = t.Object({ postId: t.String({ format: "uuid" }) });
+
+export function postRoutes(ctx: AppContext, posts: PostService, queries: QueryService) {
+  /** Both query operations share this: JSON by default, server-sent events when asked for. */
+  const ask = async (principal: Principal, input: QueryInput, request: Request, path: string) => {
+    const prepared = await queries.prepare(principal, input);
+    if (wantsStream(request.headers.get("accept"))) return streamExchange(queries, prepared, path, ctx.log);
+    return queries.run(prepared, { signal: request.signal });
+  };
+
+  return new Elysia({ prefix: "/v1/post", detail: { tags: ["Post"] } })
+    .use(authPlugin(ctx))
+    .get("/q", ({ principal, query, request, path }) => ask(principal, query, request, path), {
+      query: QueryParams,
+      detail: {
+        summary: "Ask a question: stores the question, runs retrieval and the answering model, stores the answer",
+        description:
+          "Returns {query, answer}. With `Accept: text/event-stream` the answer is streamed as server-sent events: " +
+          "`token` events ({text}) while it is generated, then `done` ({query, answer}); a failure after streaming " +
+          "started arrives as an `error` event carrying the error object. Usable with post:read or post:create.",
+        responses: { 200: { description: "The stored question and answer", content: { "application/json": { schema: Exchange } } } },
+      } as never,
+    })
+    .post("/", ({ principal, body, request, path }) => ask(principal, body, request, path), {
+      body: QueryBody,
+      detail: { hide: true, deprecated: true },
+    })
+    .get("/", ({ principal, query }) => posts.list(principal.orgId, query.sessionId, paging(query), query.order ?? "DESC"), {
+      query: PostListQuery,
+      response: PostPage,
+      detail: { summary: "List the posts of a session (createdAt, then id; DESC by default)" },
+    })
+    .get(
+      "/attachment/:postId",
+      ({ principal, params }) => {
+        const post = posts.visible(principal.orgId, params.postId);
+        return post.owner === "SYSTEM" ? liveAttachments(ctx.db, principal.orgId, post.id) : [];
+      },
+      {
+        params: Id,
+        response: Attachments,
+        detail: { summary: "Attachments of an answer, one per document, with the pages used (deleted or replaced chunks drop out)" },
+      },
+    )
+    .get("/:postId", ({ principal, params }) => posts.get(principal.orgId, params.postId), {
+      params: Id,
+      response: Post,
+      detail: { summary: "Get a post" },
+    })
+    .delete(
+      "/:postId",
+      ({ principal, params }) => {
+        posts.remove(principal.orgId, principal.userId, params.postId);
+        return ack(`Post ${params.postId} deleted`, ctx.clock.now());
+      },
+      { params: Id, response: Ack, detail: { summary: "Delete a post (soft)" } },
+    );
+}

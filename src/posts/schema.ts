@@ -1,0 +1,49 @@
+import { t } from "elysia";
+import { JsonObject, PageQuery } from "../http/paging.ts";
+
+export const Post = t.Object({
+  id: t.String({ format: "uuid" }),
+  sessionId: t.String({ format: "uuid" }),
+  owner: t.Union([t.Literal("USER"), t.Literal("SYSTEM")]),
+  body: t.String(),
+  lang: t.String({ description: "Language of the answer (ISO-639-1)" }),
+  agentId: t.String({ format: "uuid", description: "Agent the query ran on (may name an agent deleted since)" }),
+  attachment: t.Integer({ description: "Live chunks behind an answer (0 on questions); counted on read, so a deleted chunk stops counting" }),
+  createdAt: t.String(),
+});
+
+export const Exchange = t.Object({ query: Post, answer: Post });
+
+const QueryFields = {
+  sessionId: t.String({ format: "uuid" }),
+  body: t.String({ minLength: 1, maxLength: 10_000, description: "The question" }),
+  lang: t.Optional(t.String({ maxLength: 16, description: "Answer language; detected from the question when absent" })),
+  agentId: t.Optional(t.String({ format: "uuid", description: "Agent to run on; the platform default when absent" })),
+};
+export const QueryParams = t.Object(QueryFields);
+export const QueryBody = t.Object(QueryFields);
+
+export const Order = t.Union([t.Literal("ASC"), t.Literal("DESC")], { title: "order", default: "DESC" });
+
+export const PostListQuery = t.Object({
+  sessionId: t.String({ format: "uuid" }),
+  order: t.Optional(Order),
+  ...PageQuery,
+});
+
+export const PostPage = t.Object({
+  sessionId: t.String(),
+  order: t.String(),
+  pageIndex: t.Integer(),
+  pageSize: t.Integer(),
+  total: t.Integer(),
+  items: t.Array(Post),
+});
+
+export const Attachment = t.Object({
+  docId: t.String({ format: "uuid" }),
+  summary: t.Nullable(t.String({ description: "The document summary (markdown); null until generated" })),
+  pages: t.Array(t.Integer(), { description: "Pages the cited chunks cover, ascending" }),
+  metadata: JsonObject("document metadata"),
+});
+export const Attachments = t.Array(Attachment);

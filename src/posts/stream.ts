@@ -1,0 +1,44 @@
+import type { ErrorBody } from "../http/errors.ts";
+import { AppError, errorBody } from "../http/errors.ts";
+import type { Logger } from "../context.ts";
+import type { Exchange, Prepared, QueryService } from "./query.ts";
+
+export const wantsStream = (accept: string | null): boolean => (accept ?? "").toLowerCase().includes("text/event-stream");
+
+const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * Server-sent events for a prepared query: `token` frames ({text}) as the answer is generated,
+ * then `done` with the two stored posts ({query, answer}). Refusals happen in prepare(), before
+ * this starts, so they still get the JSON error; a failure after the first byte can only be told
+ * in-band, as an `error` frame carrying the usual error object. A client that goes away aborts
+ * generation.
+ */
+export function streamExchange(queries: QueryService, prepared: Prepared, path: string, log: Logger): Response {
+  const abort = new AbortController();
+  const enc = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (event: string, data: unknown) => {
+        if (!abort.signal.aborted) controller.enqueue(enc.encode(frame(event, data)));
+      };
+      try {
+        const done: Exchange = await queries.run(prepared, { signal: abort.signal, onToken: (text) => send("token", { text }) });
+        send("done", done);
+      } catch (e) {
+        const status = e instanceof AppError ? e.status : 500;
+        const message = e instanceof AppError ? e.message : "Unexpected server error; it has been logged";
+        if (!(e instanceof AppError)) log.error("stream failed", { path, error: String((e as Error)?.stack ?? e) });
+        const err: ErrorBody = errorBody(status, message, path);
+        send("error", err);
+      }
+      if (!abort.signal.aborted) controller.close();
+    },
+    cancel() {
+      abort.abort();
+    },
+  });
+  return new Response(body, {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" },
+  });
+}
