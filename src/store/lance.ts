@@ -50,6 +50,8 @@ export interface LanceIndex extends VectorIndex {
   readonly dims: number;
   /** Deletes the document's rows (every generation) and adds these, as one queued write. */
   replaceDocument(orgId: string, documentId: string, records: VectorRecord[]): Promise<void>;
+  /** Every generation, or only the given one (a superseded job cleaning up after itself). */
+  deleteDocument(orgId: string, documentId: string, generation?: number): Promise<void>;
   /** Rows in the table (all organizations). */
   count(): Promise<number>;
   /** Compacts, refreshes the FTS index and drops old versions now. */
@@ -130,9 +132,10 @@ export async function openLanceIndex(dir: string, embedderId: string, dims: numb
         await afterWrite(data.length > 0);
       });
     },
-    deleteDocument(orgId, documentId) {
+    deleteDocument(orgId, documentId, generation?: number) {
+      const gen = generation === undefined ? "" : ` AND generation = ${Math.trunc(generation)}`;
       return serial(async () => {
-        await table.delete(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}`);
+        await table.delete(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`);
         await afterWrite(false);
       });
     },

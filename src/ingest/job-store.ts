@@ -1,0 +1,164 @@
+/**
+ * SQL of the ingestion side: jobs, the document columns ingestion owns (status, counters,
+ * summary, progress) and chunk rows. Every write that ends a job re-checks, inside its
+ * transaction, that the job is still about the document's current generation, so a late or
+ * superseded job can never overwrite newer state.
+ *
+ * Job states: queued → running → done | failed | discarded (superseded or deleted document).
+ */
+import type { Db } from "../store/db.ts";
+import { recordUsage } from "../usage/record.ts";
+
+export interface JobRow {
+  id: number;
+  org_id: string;
+  document_id: string;
+  generation: number;
+  state: string;
+  attempts: number;
+}
+
+export interface DocRow {
+  id: string;
+  org_id: string;
+  corpus_id: string;
+  content_type: string;
+  status: string;
+  generation: number;
+  deleted_at: number | null;
+  chunk: string | null;
+  lang: string | null;
+  user_id: string | null;
+  blob_key: string;
+}
+
+export type Stage = "converting" | "chunking" | "summarising" | "embedding" | "indexing";
+
+export interface ChunkRow {
+  id: string;
+  seq: number;
+  pages: number[];
+  hash: string;
+  kind: "summary" | "chunk";
+  text: string;
+}
+
+export interface ReadyFields {
+  chunks: ChunkRow[];
+  corpusId: string;
+  userId: string | null;
+  tokens: number;
+  nbWords: number;
+  nbPages: number;
+  lang: string;
+  summary: string;
+}
+
+export function loadDoc(db: Db, orgId: string, docId: string): DocRow | null {
+  return db
+    .query<DocRow, [string, string]>(
+      `SELECT id, org_id, corpus_id, content_type, status, generation, deleted_at, chunk, lang, user_id, blob_key
+       FROM documents WHERE org_id = ? AND id = ?`,
+    )
+    .get(orgId, docId);
+}
+
+/** The job still describes the document: same generation, PROCESSING, not deleted. */
+export function isCurrent(doc: DocRow | null, job: JobRow): doc is DocRow {
+  return !!doc && doc.deleted_at === null && doc.status === "PROCESSING" && doc.generation === job.generation;
+}
+
+export function setStage(db: Db, job: JobRow, stage: Stage, done: number, total: number): void {
+  db.query(
+    `UPDATE documents SET stage = ?, stage_done = ?, stage_total = ?
+     WHERE org_id = ? AND id = ? AND generation = ? AND status = 'PROCESSING'`,
+  ).run(stage, done, total, job.org_id, job.document_id, job.generation);
+}
+
+export function endJob(db: Db, job: JobRow, state: "done" | "failed" | "discarded" | "queued", now: number, error?: string): void {
+  db.query("UPDATE jobs SET state = ?, finished_at = ?, error = ? WHERE id = ?").run(
+    state, state === "queued" ? null : now, error ?? null, job.id);
+}
+
+/** Marks the document FAILED with a reason if the job is still current. Returns whether it was. */
+export function failDocument(db: Db, job: JobRow, reason: string, now: number): boolean {
+  return db.transaction(() => {
+    const current = isCurrent(loadDoc(db, job.org_id, job.document_id), job);
+    if (current) {
+      db.query(
+        `UPDATE documents SET status = 'FAILED', status_msg = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
+         WHERE org_id = ? AND id = ?`,
+      ).run(reason, now, job.org_id, job.document_id);
+    }
+    endJob(db, job, current ? "failed" : "discarded", now, reason);
+    return current;
+  }).immediate();
+}
+
+/**
+ * The single commit point of a successful ingestion: chunk rows, READY, counters, usage and
+ * the job's end in one transaction. Vectors are written before this, so READY implies indexed.
+ */
+export function commitReady(db: Db, job: JobRow, f: ReadyFields, now: number): boolean {
+  return db.transaction(() => {
+    if (!isCurrent(loadDoc(db, job.org_id, job.document_id), job)) {
+      endJob(db, job, "discarded", now);
+      return false;
+    }
+    db.query("DELETE FROM chunks WHERE org_id = ? AND document_id = ? AND generation = ?").run(
+      job.org_id, job.document_id, job.generation);
+    const ins = db.query(
+      `INSERT INTO chunks (id, org_id, corpus_id, document_id, generation, seq, pages, first_page, hash, metadata, body, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const c of f.chunks) {
+      ins.run(c.id, job.org_id, f.corpusId, job.document_id, job.generation, c.seq, JSON.stringify(c.pages),
+        c.pages[0] ?? 0, c.hash, JSON.stringify({ kind: c.kind }), c.text, now);
+    }
+    db.query(
+      `UPDATE documents SET status = 'READY', status_msg = NULL, tokens = ?, nb_words = ?, nb_pages = ?, lang = ?,
+         summary = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
+       WHERE org_id = ? AND id = ?`,
+    ).run(f.tokens, f.nbWords, f.nbPages, f.lang, f.summary, now, job.org_id, job.document_id);
+    recordUsage(db, job.org_id, {
+      metric: "tokens", op: "used", amount: f.tokens, at: now, userId: f.userId, corpusId: f.corpusId, source: "document",
+    });
+    endJob(db, job, "done", now);
+    return true;
+  }).immediate();
+}
+
+/** Crash recovery at start: interrupted jobs go back to the queue; orphan PROCESSING docs get a job. */
+export function recoverJobs(db: Db, now: number): { requeued: number; enqueued: number } {
+  return db.transaction(() => {
+    const requeued = db.query("UPDATE jobs SET state = 'queued' WHERE state = 'running'").run().changes;
+    const enqueued = db.query(
+      `INSERT INTO jobs (org_id, document_id, generation, state, attempts, created_at)
+       SELECT d.org_id, d.id, d.generation, 'queued', 0, ? FROM documents d
+       WHERE d.status = 'PROCESSING' AND d.deleted_at IS NULL AND NOT EXISTS (
+         SELECT 1 FROM jobs j WHERE j.document_id = d.id AND j.generation = d.generation AND j.state IN ('queued', 'running'))
+       ORDER BY d.created_at, d.id`,
+    ).run(now).changes;
+    return { requeued, enqueued };
+  }).immediate();
+}
+
+/** Oldest queued job per organization (candidates for the fair pick). */
+export function queuedHeads(db: Db): { org_id: string }[] {
+  return db.query<{ org_id: string }, []>("SELECT DISTINCT org_id FROM jobs WHERE state = 'queued' ORDER BY org_id").all();
+}
+
+export function queuedOf(db: Db, orgId: string, limit: number): JobRow[] {
+  return db
+    .query<JobRow, [string, number]>(
+      "SELECT id, org_id, document_id, generation, state, attempts FROM jobs WHERE state = 'queued' AND org_id = ? ORDER BY id LIMIT ?",
+    )
+    .all(orgId, limit);
+}
+
+/** Atomically takes a queued job; null when another claimer won. */
+export function claim(db: Db, job: JobRow, now: number): JobRow | null {
+  const n = db.query("UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND state = 'queued'")
+    .run(now, job.id).changes;
+  return n ? { ...job, state: "running", attempts: job.attempts + 1 } : null;
+}

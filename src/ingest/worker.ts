@@ -1,0 +1,86 @@
+/**
+ * Entry of an ingestion worker process (`kbqa worker`, spawned by pool.ts). Parsing and preview
+ * rendering run here so a hostile file can be killed (time, memory) without touching the server.
+ *
+ * Protocol: Bun IPC with `serialization: "advanced"` (structured clone, so bytes travel as
+ * Uint8Array). One request at a time; the pool never sends a second before the first ends.
+ *
+ *   parent → worker
+ *     {type:"parse",    id, path? | bytes?, contentType, chunk, limits?}
+ *     {type:"previews", id, path? | bytes?, pages: number[]}      0-based page indices
+ *   worker → parent
+ *     {type:"ready"}                                             once, after start
+ *     {type:"stage",   id, stage: "converting" | "chunking"}     parse progress
+ *     {type:"preview", id, page, size: "SMALL" | "MEDIUM", png}   one per rendered image
+ *     {type:"done",    id, result?}                              result: ParsedDocument for parse
+ *     {type:"error",   id, failure: boolean, message}            failure=true: user-facing reason
+ *
+ * Anything a library prints goes to stdout/stderr and never mixes with the protocol. The worker
+ * exits when the IPC channel closes or its parent dies, so a SIGKILLed server leaves no orphans.
+ */
+import { readFile } from "node:fs/promises";
+import { IngestFailure, parseDocument } from "./pipeline.ts";
+import type { ConvertLimits } from "./convert/index.ts";
+
+export type WorkerRequest =
+  | { type: "parse"; id: number; path?: string; bytes?: Uint8Array; contentType: string; chunk: unknown; limits?: Partial<ConvertLimits> }
+  | { type: "previews"; id: number; path?: string; bytes?: Uint8Array; pages: number[] };
+
+export type WorkerMessage =
+  | { type: "ready" }
+  | { type: "stage"; id: number; stage: "converting" | "chunking" }
+  | { type: "preview"; id: number; page: number; size: "SMALL" | "MEDIUM"; png: Uint8Array }
+  | { type: "done"; id: number; result?: unknown }
+  | { type: "error"; id: number; failure: boolean; message: string };
+
+const send = (m: WorkerMessage) => process.send!(m);
+
+async function bytesOf(req: { path?: string; bytes?: Uint8Array }): Promise<Uint8Array> {
+  if (req.bytes) return req.bytes;
+  if (!req.path) throw new IngestFailure("the original file is missing");
+  try {
+    return new Uint8Array(await readFile(req.path));
+  } catch {
+    throw new IngestFailure("the original file is missing");
+  }
+}
+
+async function handle(req: WorkerRequest): Promise<void> {
+  try {
+    const bytes = await bytesOf(req);
+    if (req.type === "parse") {
+      const result = await parseDocument(bytes, req.contentType, req.chunk, {
+        limits: req.limits,
+        onStage: (stage) => send({ type: "stage", id: req.id, stage }),
+      });
+      send({ type: "done", id: req.id, result });
+    } else {
+      const { renderPdfPreviews } = await import("./preview.ts");
+      for await (const p of renderPdfPreviews(bytes, req.pages)) send({ type: "preview", id: req.id, ...p });
+      send({ type: "done", id: req.id });
+    }
+  } catch (e) {
+    const failure = e instanceof IngestFailure;
+    send({ type: "error", id: req.id, failure, message: failure ? (e as Error).message : String((e as Error)?.stack ?? e) });
+  }
+}
+
+/** Runs until the parent goes away. */
+export function runWorker(): Promise<number> {
+  if (!process.send) {
+    console.error("kbqa worker: must be started by the server (no IPC channel)");
+    return Promise.resolve(2);
+  }
+  return new Promise((resolve) => {
+    let chain = Promise.resolve();
+    process.on("message", (m: WorkerRequest) => {
+      chain = chain.then(() => handle(m));
+    });
+    process.on("disconnect", () => resolve(0));
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) resolve(0);
+    }, 1000).unref();
+    send({ type: "ready" });
+  });
+}
