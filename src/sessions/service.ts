@@ -1,0 +1,261 @@
+import type { Db } from "../store/db.ts";
+import { fromJson, toJson } from "../store/db.ts";
+import { newId } from "../store/ids.ts";
+import { iso, type Clock } from "../store/time.ts";
+import { badRequest, forbidden, notFound } from "../http/errors.ts";
+import type { Paging } from "../http/paging.ts";
+import { recordUsage } from "../usage/record.ts";
+import { CORPUS_CASCADE } from "../corpus/service.ts";
+import { contains, pairMatches, prefilter } from "./match.ts";
+
+export interface SessionView {
+  id: string;
+  orgId: string;
+  userId: string;
+  corpusIds: string[];
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  /** Only on sessions created before the spec's Versioning change (imported rows). */
+  model?: unknown;
+  system?: unknown;
+  temperature?: unknown;
+  thinking?: unknown;
+}
+
+/** Filters of GET /v1/session/q; empty strings count as absent. */
+export interface SessionFilter {
+  userId?: string;
+  corpusId?: string;
+  key?: string;
+  value?: string;
+  json?: string;
+}
+
+/** The filters a search actually applied (echoed in the response). */
+export interface AppliedFilters {
+  userId?: string;
+  corpusId?: string;
+  key?: string;
+  value?: string;
+  json?: Record<string, unknown>;
+}
+
+export interface SessionPage {
+  orgId: string;
+  pageIndex: number;
+  pageSize: number;
+  total: number;
+  items: SessionView[];
+  filters: AppliedFilters;
+}
+
+interface Row {
+  id: string;
+  org_id: string;
+  user_id: string;
+  metadata: string;
+  legacy: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * Deleting a corpus soft-deletes every live session bound to it (the spec's "cascades to … sessions",
+ * read literally: one deleted corpus is enough, even when the session names others). The usage
+ * event is written first, while the sessions are still live; it carries the session's first corpus,
+ * like the "created" event did.
+ */
+CORPUS_CASCADE.push(
+  `INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
+     SELECT s.org_id, $now, 'sessions', 'removed', 1, s.user_id,
+            (SELECT f.corpus_id FROM session_corpora f WHERE f.session_id = s.id ORDER BY f.pos LIMIT 1), NULL
+     FROM sessions s JOIN session_corpora sc ON sc.session_id = s.id
+     WHERE sc.org_id = $org AND sc.corpus_id = $corpus AND s.org_id = $org AND s.deleted_at IS NULL`,
+  `UPDATE sessions SET deleted_at = $now
+     WHERE org_id = $org AND deleted_at IS NULL
+       AND id IN (SELECT session_id FROM session_corpora WHERE org_id = $org AND corpus_id = $corpus)`,
+);
+
+const LIVE_CORPUS = "SELECT 1 FROM corpora WHERE org_id = ? AND id = ? AND deleted_at IS NULL";
+const ORDER = "ORDER BY s.created_at DESC, s.id DESC";
+
+export function sessionService(db: Db, clock: Clock) {
+  const row = (orgId: string, id: string): Row | null =>
+    db.query<Row, [string, string]>("SELECT * FROM sessions WHERE org_id = ? AND id = ? AND deleted_at IS NULL").get(orgId, id);
+
+  const corporaOf = (ids: string[]): Map<string, string[]> => {
+    const out = new Map<string, string[]>(ids.map((id) => [id, []]));
+    if (!ids.length) return out;
+    const rows = db
+      .query<{ session_id: string; corpus_id: string }, string[]>(
+        `SELECT session_id, corpus_id FROM session_corpora WHERE session_id IN (${ids.map(() => "?").join(",")}) ORDER BY pos`,
+      )
+      .all(...ids);
+    for (const r of rows) out.get(r.session_id)?.push(r.corpus_id);
+    return out;
+  };
+
+  const views = (rows: Row[]): SessionView[] => {
+    const bound = corporaOf(rows.map((r) => r.id));
+    return rows.map((r) => ({
+      id: r.id,
+      orgId: r.org_id,
+      userId: r.user_id,
+      corpusIds: bound.get(r.id) ?? [],
+      metadata: fromJson(r.metadata, {}),
+      createdAt: iso(r.created_at),
+      updatedAt: iso(r.updated_at),
+      ...fromJson<Record<string, unknown>>(r.legacy, {}),
+    }));
+  };
+
+  const firstCorpus = (id: string): string | null =>
+    db.query<{ corpus_id: string }, [string]>("SELECT corpus_id FROM session_corpora WHERE session_id = ? ORDER BY pos LIMIT 1").get(id)?.corpus_id ?? null;
+
+  function search(orgId: string, f: SessionFilter, p: Paging): SessionPage {
+    const userId = f.userId || undefined;
+    const corpusId = f.corpusId || undefined;
+    const key = f.key || undefined;
+    const value = f.value === undefined || f.value === "" ? undefined : f.value;
+    const jsonText = f.json?.trim() ? f.json : undefined;
+    const filters: AppliedFilters = {};
+    const where = ["s.org_id = ?", "s.deleted_at IS NULL"];
+    const args: string[] = [orgId];
+    let match: ((m: Record<string, unknown>) => boolean) | undefined;
+
+    if (jsonText !== undefined) {
+      let fragment: unknown;
+      try {
+        fragment = JSON.parse(jsonText);
+      } catch {
+        throw badRequest("Invalid query parameter 'json': not valid JSON");
+      }
+      if (fragment === null || typeof fragment !== "object" || Array.isArray(fragment)) {
+        throw badRequest("Invalid query parameter 'json': must be a JSON object");
+      }
+      const frag = fragment as Record<string, unknown>;
+      const pre = prefilter(frag);
+      where.push(...pre.sql);
+      args.push(...pre.args);
+      match = (m) => contains(m, frag);
+      filters.json = frag;
+    } else if (key !== undefined || value !== undefined) {
+      if (key === undefined) throw badRequest("Query parameter 'key' is required when 'value' is given");
+      if (value === undefined) throw badRequest("Query parameter 'value' is required when 'key' is given");
+      where.push("EXISTS (SELECT 1 FROM json_each(s.metadata) j WHERE j.key = ?)");
+      args.push(key);
+      match = (m) => pairMatches(m, key, value);
+      filters.key = key;
+      filters.value = value;
+    }
+    if (userId !== undefined) {
+      where.push("s.user_id = ?");
+      args.push(userId);
+      filters.userId = userId;
+    }
+    if (corpusId !== undefined) {
+      // Unknown, deleted or another organization's corpus: refused alike, so nothing leaks.
+      if (!db.query(LIVE_CORPUS).get(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not accessible`);
+      where.push("EXISTS (SELECT 1 FROM session_corpora sc WHERE sc.session_id = s.id AND sc.corpus_id = ?)");
+      args.push(corpusId);
+      filters.corpusId = corpusId;
+    }
+    const cond = where.join(" AND ");
+    const offset = p.pageIndex * p.pageSize;
+    let total: number;
+    let page: Row[];
+    if (match) {
+      // Containment of nested fragments is not expressible in SQLite: the SQL prefilter narrows,
+      // the exact test runs here over the organization's remaining sessions.
+      const all = db.query<Row, string[]>(`SELECT s.* FROM sessions s WHERE ${cond} ${ORDER}`).all(...args);
+      const hits = all.filter((r) => match(fromJson(r.metadata, {})));
+      total = hits.length;
+      page = hits.slice(offset, offset + p.pageSize);
+    } else {
+      total = db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM sessions s WHERE ${cond}`).get(...args)!.n;
+      page = db
+        .query<Row, (string | number)[]>(`SELECT s.* FROM sessions s WHERE ${cond} ${ORDER} LIMIT ? OFFSET ?`)
+        .all(...args, p.pageSize, offset);
+    }
+    return { orgId, pageIndex: p.pageIndex, pageSize: p.pageSize, total, items: views(page), filters };
+  }
+
+  return {
+    /** Every corpus must be live in the organization, else 404 naming it (as for any other org's resource). */
+    create(orgId: string, userId: string, body: { corpusIds: string[]; metadata?: Record<string, unknown> }): SessionView {
+      const corpusIds = [...new Set(body.corpusIds)];
+      if (!corpusIds.length) throw badRequest("Invalid body field 'corpusIds': at least one corpus is required");
+      const now = clock.now();
+      const id = newId();
+      db.transaction(() => {
+        for (const c of corpusIds) if (!db.query(LIVE_CORPUS).get(orgId, c)) throw notFound(`Corpus ${c}`);
+        db.query("INSERT INTO sessions (id, org_id, user_id, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").run(
+          id,
+          orgId,
+          userId,
+          toJson(body.metadata ?? {}),
+          now,
+          now,
+        );
+        const bind = db.query("INSERT INTO session_corpora (session_id, org_id, corpus_id, pos) VALUES (?, ?, ?, ?)");
+        corpusIds.forEach((c, i) => bind.run(id, orgId, c, i));
+        recordUsage(db, orgId, { metric: "sessions", op: "created", amount: 1, at: now, userId, corpusId: corpusIds[0] });
+      })();
+      return views([row(orgId, id)!])[0]!;
+    },
+
+    /** NOT_FOUND when missing, deleted or another organization's. */
+    get(orgId: string, id: string): SessionView {
+      const r = row(orgId, id);
+      if (!r) throw notFound("Session");
+      return views([r])[0]!;
+    },
+
+    /** True when the session is live in the organization. */
+    exists(orgId: string, id: string): boolean {
+      return row(orgId, id) != null;
+    },
+
+    /** The organization's sessions, newest first, closed by id. */
+    list(orgId: string, p: Paging): SessionPage {
+      return search(orgId, {}, p);
+    },
+
+    /** GET /v1/session/q: userId, corpusId (403 outside the org), key+value (400 alone), json (wins). */
+    query(orgId: string, f: SessionFilter, p: Paging): SessionPage {
+      return search(orgId, f, p);
+    },
+
+    /** Replaces metadata when sent; always moves updatedAt strictly forward. */
+    patch(orgId: string, id: string, body: { metadata?: Record<string, unknown> }): SessionView {
+      db.transaction(() => {
+        const r = row(orgId, id);
+        if (!r) throw notFound("Session");
+        const now = Math.max(clock.now(), r.updated_at + 1);
+        db.query("UPDATE sessions SET metadata = ?, updated_at = ? WHERE org_id = ? AND id = ?").run(
+          body.metadata !== undefined ? toJson(body.metadata) : r.metadata,
+          now,
+          orgId,
+          id,
+        );
+      })();
+      return views([row(orgId, id)!])[0]!;
+    },
+
+    /**
+     * Soft delete. The usage event is attributed to the session's owner, not to the caller, so a
+     * user's report counts the sessions they opened and lost (the corpus cascade does the same).
+     */
+    remove(orgId: string, _userId: string, id: string): void {
+      const now = clock.now();
+      db.transaction(() => {
+        const r = row(orgId, id);
+        if (!r) throw notFound("Session");
+        db.query("UPDATE sessions SET deleted_at = ? WHERE org_id = ? AND id = ?").run(now, orgId, id);
+        recordUsage(db, orgId, { metric: "sessions", op: "removed", amount: 1, at: now, userId: r.user_id, corpusId: firstCorpus(id) });
+      })();
+    },
+  };
+}
+export type SessionService = ReturnType<typeof sessionService>;
