@@ -6,6 +6,10 @@ import { authRoutes } from "../auth/routes.ts";
 import { corpusRoutes } from "../corpus/routes.ts";
 import { corpusService } from "../corpus/service.ts";
 import { configRoutes } from "./config-routes.ts";
+import { sessionRoutes } from "../sessions/routes.ts";
+import { sessionService } from "../sessions/service.ts";
+import { agentRoutes } from "../agents/routes.ts";
+import { agentService } from "../agents/service.ts";
 import { usageRoutes } from "../usage/routes.ts";
 import { usageService } from "../usage/service.ts";
 import { fakeTimeFileClock } from "../usage/test-clock.ts";
@@ -41,12 +45,16 @@ export function buildApp(ctx: AppContext, services: Services) {
     .use(authRoutes(ctx))
     .use(configRoutes(ctx))
     .use(corpusRoutes(ctx, services.corpora))
+    .use(sessionRoutes(ctx, services.sessions))
+    .use(agentRoutes(ctx, services.agents))
     .use(usageRoutes(ctx, services.usage));
 }
 
 export function buildServices(ctx: AppContext): Services {
   return {
     corpora: corpusService(ctx.db, ctx.clock),
+    sessions: sessionService(ctx.db, ctx.clock),
+    agents: agentService(ctx.db, ctx.clock, ctx.models),
     usage: usageService(ctx.db, ctx.config.testFakeTimeFile ? fakeTimeFileClock(ctx.config.testFakeTimeFile) : ctx.clock),
   };
 }
