@@ -13,6 +13,8 @@ import { agentService } from "../agents/service.ts";
 import { usageRoutes } from "../usage/routes.ts";
 import { usageService } from "../usage/service.ts";
 import { fakeTimeFileClock } from "../usage/test-clock.ts";
+import { postRoutes } from "../posts/routes.ts";
+import { postServices } from "../posts/index.ts";
 import type { Services } from "./services.ts";
 
 export const VERSION = "0.1.0";
@@ -47,6 +49,7 @@ export function buildApp(ctx: AppContext, services: Services) {
     .use(corpusRoutes(ctx, services.corpora))
     .use(sessionRoutes(ctx, services.sessions))
     .use(agentRoutes(ctx, services.agents))
+    .use(postRoutes(ctx, services.posts, services.queries))
     .use(usageRoutes(ctx, services.usage));
 }
 
@@ -55,6 +58,7 @@ export function buildServices(ctx: AppContext): Services {
     corpora: corpusService(ctx.db, ctx.clock),
     sessions: sessionService(ctx.db, ctx.clock),
     agents: agentService(ctx.db, ctx.clock, ctx.models),
+    ...postServices(ctx, sessionService(ctx.db, ctx.clock), agentService(ctx.db, ctx.clock, ctx.models)),
     usage: usageService(ctx.db, ctx.config.testFakeTimeFile ? fakeTimeFileClock(ctx.config.testFakeTimeFile) : ctx.clock),
   };
 }
