@@ -36,6 +36,8 @@ export const ConfigSchema = T.Object({
   modelQueueTimeoutMs: T.Integer({ minimum: 100 }),
   /** How long GET /v1/doc/{id}/summary waits for a summary, milliseconds. */
   summaryWaitMs: T.Integer({ minimum: 0 }),
+  /** Origin put in presigned storage URLs (e.g. https://kb.example.com behind a proxy); default: the request's origin. */
+  publicUrl: T.Optional(T.String({ pattern: "^https?://" })),
   remoteUrl: T.Optional(T.String()),
   remoteKey: T.Optional(T.String()),
   remoteChatModel: T.Optional(T.String()),
@@ -73,6 +75,7 @@ export const FIELDS: Field[] = [
   { key: "llamaSequences", flag: "llama-sequences", env: "KBQA_LLAMA_SEQUENCES", kind: "int", def: () => 2, help: "concurrent generations" },
   { key: "modelQueueTimeoutMs", flag: "model-queue-timeout-ms", env: "KBQA_MODEL_QUEUE_TIMEOUT_MS", kind: "int", def: () => 60_000, help: "wait for a free generation slot" },
   { key: "summaryWaitMs", flag: "summary-wait-ms", env: "KBQA_SUMMARY_WAIT_MS", kind: "int", def: () => 30_000, help: "how long GET summary waits" },
+  { key: "publicUrl", flag: "public-url", env: "KBQA_PUBLIC_URL", kind: "string", help: "origin of presigned storage URLs (default: request origin)" },
   { key: "remoteUrl", flag: "remote-url", env: "KBQA_REMOTE_URL", kind: "string", help: "OpenAI-compatible server base URL" },
   { key: "remoteKey", flag: "remote-key", env: "KBQA_REMOTE_KEY", kind: "string", help: "API key for the remote server" },
   { key: "remoteChatModel", flag: "remote-chat-model", env: "KBQA_REMOTE_CHAT_MODEL", kind: "string", help: "remote chat model name" },

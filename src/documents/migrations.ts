@@ -25,4 +25,20 @@ export const migrations: Migration[] = [
       CREATE INDEX documents_hash ON documents(org_id, corpus_id, content_hash);
     `,
   },
+  {
+    // Single-use upload URLs: a PUT claims its nonce here (claimed_at) before writing a byte,
+    // so a replay or the loser of a race is refused without touching the object.
+    // filename_lc: JS-lower-cased filename, so prefix search is case-insensitive beyond ASCII.
+    id: "documents-002",
+    sql: `
+      CREATE TABLE upload_grants (
+        nonce TEXT PRIMARY KEY, org_id TEXT NOT NULL, document_id TEXT NOT NULL, generation INTEGER NOT NULL,
+        blob_key TEXT NOT NULL, content_type TEXT NOT NULL, expires_at INTEGER NOT NULL, created_at INTEGER NOT NULL,
+        claimed_at INTEGER, completed_at INTEGER, size INTEGER);
+      CREATE INDEX upload_grants_doc ON upload_grants(org_id, document_id, generation);
+      ALTER TABLE documents ADD COLUMN filename_lc TEXT;
+      UPDATE documents SET filename_lc = lower(filename);
+      CREATE INDEX documents_filename ON documents(org_id, corpus_id, filename_lc);
+    `,
+  },
 ];

@@ -15,6 +15,7 @@ import { usageService } from "../usage/service.ts";
 import { fakeTimeFileClock } from "../usage/test-clock.ts";
 import { postRoutes } from "../posts/routes.ts";
 import { postServices } from "../posts/index.ts";
+import { documentWiring } from "../documents/wiring.ts";
 import type { Services } from "./services.ts";
 
 export const VERSION = "0.1.0";
@@ -47,6 +48,7 @@ export function buildApp(ctx: AppContext, services: Services) {
     .use(authRoutes(ctx))
     .use(configRoutes(ctx))
     .use(corpusRoutes(ctx, services.corpora))
+    .use(documentWiring.routes(ctx, services))
     .use(sessionRoutes(ctx, services.sessions))
     .use(agentRoutes(ctx, services.agents))
     .use(postRoutes(ctx, services.posts, services.queries))
@@ -56,6 +58,7 @@ export function buildApp(ctx: AppContext, services: Services) {
 export function buildServices(ctx: AppContext): Services {
   return {
     corpora: corpusService(ctx.db, ctx.clock),
+    ...documentWiring.services(ctx),
     sessions: sessionService(ctx.db, ctx.clock),
     agents: agentService(ctx.db, ctx.clock, ctx.models),
     ...postServices(ctx, sessionService(ctx.db, ctx.clock), agentService(ctx.db, ctx.clock, ctx.models)),

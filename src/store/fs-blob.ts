@@ -30,13 +30,15 @@ export class FsBlobStore implements BlobStore {
     return `${p}.tmp-${process.pid}-${crypto.randomUUID()}`;
   }
 
-  /** Makes a fully written, fsynced temporary file the object. */
-  commitTemp(tmp: string, key: string): void {
-    const fd = openSync(tmp, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+  /** Makes a fully written temporary file the object; fsyncs it first unless the writer already did. */
+  commitTemp(tmp: string, key: string, synced = false): void {
+    if (!synced) {
+      const fd = openSync(tmp, "r");
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     }
     renameSync(tmp, this.filePath(key));
   }

@@ -1,0 +1,12 @@
+import { CORPUS_CASCADE } from "../corpus/service.ts";
+
+/**
+ * Deleting a corpus soft-deletes its documents (a statement already in CORPUS_CASCADE); their
+ * stored bytes stop counting at that moment. This must run before that statement, while the
+ * documents are still live, hence unshift. Registered once, at import.
+ */
+const STORAGE_REMOVED = `INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
+  SELECT org_id, $now, 'storage', 'removed', size, user_id, corpus_id, 'document' FROM documents
+  WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL AND size > 0`;
+
+if (!CORPUS_CASCADE.includes(STORAGE_REMOVED)) CORPUS_CASCADE.unshift(STORAGE_REMOVED);

@@ -1,0 +1,78 @@
+import type { AppContext } from "../context.ts";
+import { AppError, badRequest, conflict, type ErrorCode } from "../http/errors.ts";
+import { sniff } from "../ingest/sniff.ts";
+import { recordUsage } from "../usage/record.ts";
+import { uploadInProgress } from "../storage/grants.ts";
+import { getRow, view, type DocRow, type DocumentView } from "./rows.ts";
+
+export interface CommitResult {
+  /** 202 when ingestion is (or already was) queued, 200 for an idempotent commit of a READY document. */
+  code: 200 | 202;
+  document: DocumentView;
+}
+
+/**
+ * AWAITING_UPLOAD → PROCESSING: the object must be there, within the size limit, really of
+ * the declared type (sniffed, never handed to a parser otherwise) and not a duplicate by
+ * SHA-256 of a live document of the same corpus. The state change, the storage usage event
+ * and the ingestion job are one SQLite transaction: a crash leaves either nothing or a
+ * PROCESSING document with its job.
+ *
+ * A refused commit (413, 415, 409 duplicate) moves the document to FAILED with the reason in
+ * statusMsg: its single-use URL is spent, and FAILED is what PUT /v1/doc/{id}/init accepts to
+ * hand out a new one. "Nothing uploaded" (400) and "upload in progress" (409) change nothing.
+ */
+export async function commitDocument(ctx: AppContext, orgId: string, id: string): Promise<CommitResult> {
+  const { db, clock, blobs } = ctx;
+  const r = getRow(db, orgId, id);
+  if (r.status === "READY") return { code: 200, document: view(r) };
+  if (r.status === "PROCESSING" || r.status === "PENDING") return { code: 202, document: view(r) };
+  if (r.status === "FAILED") {
+    throw conflict(`Document is FAILED (${r.status_msg ?? "no reason recorded"}); give it new content with PUT /v1/doc/${id}/init`);
+  }
+  if (uploadInProgress(db, orgId, id, r.generation)) throw conflict("An upload to this document is still being written; commit once the PUT has answered");
+  const stat = await blobs.stat(r.blob_key);
+  if (!stat) throw badRequest("Nothing was uploaded for this document: PUT the file to uploadUrl first");
+
+  const fail = (code: ErrorCode, message: string, details?: Record<string, unknown>): never => {
+    db.transaction(() => {
+      db.query(
+        "UPDATE documents SET status = 'FAILED', status_msg = ?, updated_at = ? WHERE org_id = ? AND id = ? AND status = 'AWAITING_UPLOAD' AND generation = ?",
+      ).run(message, Math.max(clock.now(), r.updated_at + 1), orgId, id, r.generation);
+    })();
+    throw new AppError(code, message, details);
+  };
+
+  const max = ctx.config.maxUploadBytes;
+  if (stat.size > max) fail("PAYLOAD_TOO_LARGE", `The uploaded file has ${stat.size} bytes; the maximum is ${max}`);
+  const bytes = (await blobs.get(r.blob_key)) ?? new Uint8Array(0);
+  const reason = sniff(bytes, r.content_type);
+  if (reason) fail("UNSUPPORTED_MEDIA_TYPE", `The uploaded bytes are not ${r.content_type}: ${reason}`);
+  const hash = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+
+  const now = clock.now();
+  const outcome = db.transaction((): { dup?: string; row: DocRow } => {
+    const cur = getRow(db, orgId, id);
+    // A concurrent commit or a replacement got there first: answer with what is there now.
+    if (cur.status !== "AWAITING_UPLOAD" || cur.generation !== r.generation) return { row: cur };
+    const dup = db
+      .query<{ id: string }, [string, string, string, string]>(
+        "SELECT id FROM documents WHERE org_id = ? AND corpus_id = ? AND content_hash = ? AND deleted_at IS NULL AND id != ? ORDER BY created_at, id LIMIT 1",
+      )
+      .get(orgId, cur.corpus_id, hash, id);
+    if (dup) return { dup: dup.id, row: cur };
+    db.query(
+      `UPDATE documents SET status = 'PROCESSING', status_msg = NULL, size = ?, content_hash = ?, stage = NULL, stage_done = NULL,
+         stage_total = NULL, updated_at = ? WHERE org_id = ? AND id = ?`,
+    ).run(bytes.length, hash, Math.max(now, cur.updated_at + 1), orgId, id);
+    recordUsage(db, orgId, { metric: "storage", op: "created", amount: bytes.length, at: now, userId: cur.user_id, corpusId: cur.corpus_id, source: "document" });
+    db.query("INSERT INTO jobs (org_id, document_id, generation, state, created_at) VALUES (?, ?, ?, 'queued', ?)").run(orgId, id, cur.generation, now);
+    return { row: getRow(db, orgId, id) };
+  })();
+  if (outcome.dup) {
+    fail("CONFLICT", `Duplicate content: document ${outcome.dup} of this corpus has the same bytes`, { existingDocumentId: outcome.dup });
+  }
+  const code = outcome.row.status === "READY" ? 200 : 202;
+  if (outcome.row.status === "FAILED") throw conflict(`Document is FAILED (${outcome.row.status_msg ?? ""})`);
+  return { code, document: view(outcome.row) };
+}

@@ -1,0 +1,36 @@
+import { AppError, badRequest } from "../http/errors.ts";
+import { parseTime } from "../store/time.ts";
+
+export const MAX_TAGS = 32;
+export const MAX_TAG_LENGTH = 64;
+
+/**
+ * Tags as stored: each trimmed, blanks dropped, duplicates collapsed (first occurrence keeps
+ * its place). The limits apply to the result, so sending a tag twice never tips a list over 32.
+ */
+export function normalizeTags(tags: string[], field = "tags"): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of tags) {
+    const t = raw.trim();
+    if (!t || seen.has(t)) continue;
+    if ([...t].length > MAX_TAG_LENGTH) throw badRequest(`Invalid body field '${field}': tag "${t.slice(0, 80)}" is longer than ${MAX_TAG_LENGTH} characters`);
+    seen.add(t);
+    out.push(t);
+  }
+  if (out.length > MAX_TAGS) throw badRequest(`Invalid body field '${field}': at most ${MAX_TAGS} tags, got ${out.length}`);
+  return out;
+}
+
+/** An ISO-8601 timestamp field → epoch ms; null clears; absent stays undefined. */
+export function timeField(v: string | null | undefined, field: string, where = "body field"): number | null | undefined {
+  if (v === undefined || v === null) return v;
+  const ms = parseTime(v);
+  if (ms === undefined) throw new AppError("BAD_REQUEST", `Invalid ${where} '${field}': expected an ISO-8601 timestamp, got "${v.slice(0, 64)}"`);
+  return ms;
+}
+
+/** `{}` (or null) means the platform default, stored as NULL; anything else is kept verbatim. */
+export function chunkColumn(chunk: Record<string, unknown> | null | undefined): string | null {
+  return chunk == null || Object.keys(chunk).length === 0 ? null : JSON.stringify(chunk);
+}

@@ -1,0 +1,147 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../context.ts";
+import { authPlugin } from "../http/auth-plugin.ts";
+import { Ack, ack, paging } from "../http/paging.ts";
+import { badRequest, forbidden } from "../http/errors.ts";
+import { ACCEPTED_FORMATS } from "../ingest/formats.ts";
+import type { Presigner } from "../storage/presigner.ts";
+import {
+  AcceptView, DocInit, DocListQuery, DocPageView, DocPatch, DocSearchQuery, DocStatusView, Document,
+  DownloadUrlView, PreviewQuery, PreviewUrlsView, UploadGrant,
+} from "./schema.ts";
+import type { DocumentService } from "./service.ts";
+import { searchDocuments, type DocFilter } from "./search.ts";
+import { timeField } from "./fields.ts";
+import { waitForSummary } from "./summary.ts";
+import { downloadUrl, parsePages, previewUrls } from "./urls.ts";
+
+const Id = t.Object({ id: t.String({ format: "uuid" }) });
+
+/** Where presigned URLs point: the configured public URL, else the origin the client used. */
+export const publicOrigin = (ctx: AppContext, request: Request) => ctx.config.publicUrl?.replace(/\/+$/, "") ?? new URL(request.url).origin;
+
+/** Shared by /v1/doc/{id}/… and the /v1/post/attachment/{docId}/… aliases: identical answers. */
+export function documentUrls(ctx: AppContext, docs: DocumentService, sign: Presigner) {
+  return {
+    download: (orgId: string, id: string, request: Request) => downloadUrl(ctx.blobs, sign, docs.row(orgId, id), ctx.clock.now(), publicOrigin(ctx, request)),
+    previews(orgId: string, id: string, request: Request) {
+      const r = docs.row(orgId, id);
+      const pages = parsePages(new URL(request.url).searchParams.getAll("pages"), r.nb_pages);
+      return previewUrls(sign, r, pages, ctx.clock.now(), publicOrigin(ctx, request));
+    },
+  };
+}
+
+export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Presigner, corpusExists: (orgId: string, id: string) => boolean) {
+  const urls = documentUrls(ctx, docs, sign);
+
+  /**
+   * A listing names its corpus as a filter: one that is not a live corpus of the caller's
+   * organization answers 403, as the spec rules for chunk and session queries, without
+   * telling "another organization's" from "no such corpus".
+   */
+  const filterOf = (orgId: string, q: Record<string, unknown>, request: Request): DocFilter => {
+    const corpusId = q.corpusId as string;
+    if (!corpusExists(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not a corpus of your organization`);
+    const createdAfter = timeField(q.createdAfter as string | undefined, "createdAfter", "query parameter") ?? undefined;
+    const createdBefore = timeField(q.createdBefore as string | undefined, "createdBefore", "query parameter") ?? undefined;
+    if (createdAfter !== undefined && createdBefore !== undefined && createdAfter >= createdBefore) {
+      throw badRequest("Invalid query parameter 'createdAfter': must be before createdBefore");
+    }
+    // Tags are read raw: a tag may contain a comma, so only repetition lists several.
+    const tags = new URL(request.url).searchParams.getAll("tags").map((s) => s.trim()).filter(Boolean);
+    return {
+      corpusId,
+      q: q.q as string | undefined,
+      tags,
+      tagsMatch: q.tagsMatch as DocFilter["tagsMatch"],
+      status: q.status as string[] | undefined,
+      contentType: q.contentType as string | undefined,
+      lang: q.lang as string | undefined,
+      provider: q.provider as string | undefined,
+      createdAfter,
+      createdBefore,
+      sort: q.sort as DocFilter["sort"],
+      order: q.order as DocFilter["order"],
+    };
+  };
+
+  return new Elysia({ prefix: "/v1/doc", detail: { tags: ["Document"] } })
+    .use(authPlugin(ctx))
+    .get("/accept", () => ({ items: ACCEPTED_FORMATS.map((f) => ({ contentType: f.contentType, name: f.name, extensions: f.extensions })) }), {
+      response: AcceptView,
+      detail: { summary: "Accepted content types" },
+    })
+    .post("/init", ({ principal, body, request }) => docs.init(principal.orgId, principal.userId, body, publicOrigin(ctx, request)), {
+      body: DocInit,
+      response: UploadGrant,
+      detail: { summary: "Create a document and get a single-use presigned upload URL" },
+    })
+    .get("/", ({ principal, query, request }) => searchDocuments(ctx.db, principal.orgId, filterOf(principal.orgId, query, request), paging(query)), {
+      query: DocListQuery,
+      response: DocPageView,
+      detail: { summary: "List a corpus's documents, newest first" },
+    })
+    .get("/q", ({ principal, query, request }) => searchDocuments(ctx.db, principal.orgId, filterOf(principal.orgId, query, request), paging(query)), {
+      query: DocSearchQuery,
+      response: DocPageView,
+      detail: { summary: "Search a corpus's documents" },
+    })
+    .get("/:id", ({ principal, params }) => docs.get(principal.orgId, params.id), {
+      params: Id,
+      response: Document,
+      detail: { summary: "Get a document" },
+    })
+    .get("/:id/status", ({ principal, params }) => docs.status(principal.orgId, params.id), {
+      params: Id,
+      response: DocStatusView,
+      detail: { summary: "Ingestion status (poll this)" },
+    })
+    .post(
+      "/:id/commit",
+      async ({ principal, params, set }) => {
+        const r = await docs.commit(principal.orgId, params.id);
+        set.status = r.code;
+        return r.document;
+      },
+      { params: Id, detail: { summary: "Commit the upload: 202 PROCESSING (READY: 200, unchanged)" } },
+    )
+    .put("/:id/init", ({ principal, params, request }) => docs.replace(principal.orgId, params.id, publicOrigin(ctx, request)), {
+      params: Id,
+      response: UploadGrant,
+      detail: { summary: "Replace the content of a READY or FAILED document (needs doc:update)" },
+    })
+    .patch("/:id", ({ principal, params, body }) => docs.patch(principal.orgId, params.id, body), {
+      params: Id,
+      body: DocPatch,
+      response: Document,
+      detail: { summary: "Update present fields; renaming moves and re-ingests nothing" },
+    })
+    .get(
+      "/:id/summary",
+      async ({ principal, params, request }) => {
+        const md = await waitForSummary(ctx.db, principal.orgId, params.id, ctx.config.summaryWaitMs, request.signal);
+        return new Response(md, { headers: { "content-type": "text/markdown; charset=utf-8" } });
+      },
+      { params: Id, detail: { summary: "Markdown summary; waits until it exists (bounded by --summary-wait-ms, then 504)" } },
+    )
+    .get("/:id/download-url", ({ principal, params, request }) => urls.download(principal.orgId, params.id, request), {
+      params: Id,
+      response: DownloadUrlView,
+      detail: { summary: "Presigned URL for the original file" },
+    })
+    .get("/:id/preview-urls", ({ principal, params, request }) => urls.previews(principal.orgId, params.id, request), {
+      params: Id,
+      query: PreviewQuery,
+      response: PreviewUrlsView,
+      detail: { summary: "Presigned SMALL and MEDIUM preview URLs for 1 to 10 pages" },
+    })
+    .delete(
+      "/:id",
+      ({ principal, params }) => {
+        docs.remove(principal.orgId, params.id);
+        return ack(`Document ${params.id} deleted`, ctx.clock.now());
+      },
+      { params: Id, response: Ack, detail: { summary: "Delete a document (soft), cascading to its chunks; the file stays in storage" } },
+    );
+}

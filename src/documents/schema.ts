@@ -1,0 +1,124 @@
+import { t } from "elysia";
+import { JsonObject, Metadata, PageQuery } from "../http/paging.ts";
+import { STATUSES } from "./rows.ts";
+import { SORTS } from "./search.ts";
+
+const Filename = t.String({ minLength: 1, maxLength: 1024, description: "Display name; stored as given, never used in a storage path" });
+const Tags = t.Array(t.String({ maxLength: 1024 }), { maxItems: 1000, description: "At most 32 tags of at most 64 characters, after trimming, dropping blanks and collapsing duplicates" });
+const Time = t.String({ description: "ISO-8601 timestamp" });
+const Chunk = JsonObject("Chunking override handed to the chunker as stored; {} means the platform default");
+const Status = t.UnionEnum([...STATUSES]);
+
+export const DocInit = t.Object({
+  corpusId: t.String({ format: "uuid" }),
+  filename: Filename,
+  contentType: t.String({ minLength: 1, maxLength: 255, description: "One of GET /v1/doc/accept; the PUT must carry exactly this Content-Type" }),
+  metadata: t.Optional(Metadata),
+  tags: t.Optional(t.Nullable(Tags)),
+  chunk: t.Optional(t.Nullable(Chunk)),
+  provider: t.Optional(t.Nullable(t.String({ maxLength: 256 }))),
+  userId: t.Optional(t.Nullable(t.String({ maxLength: 256 }))),
+  lang: t.Optional(t.Nullable(t.String({ maxLength: 35 }))),
+  docCreate: t.Optional(t.Nullable(Time)),
+  docUpdate: t.Optional(t.Nullable(Time)),
+});
+
+export const DocPatch = t.Object({
+  filename: t.Optional(Filename),
+  docCreate: t.Optional(t.Nullable(Time)),
+  docUpdate: t.Optional(t.Nullable(Time)),
+  metadata: t.Optional(Metadata),
+  tags: t.Optional(t.Nullable(Tags)),
+  chunk: t.Optional(t.Nullable(Chunk)),
+});
+
+export const Document = t.Object({
+  id: t.String({ format: "uuid" }),
+  corpusId: t.String({ format: "uuid" }),
+  filename: t.String(),
+  contentType: t.String(),
+  status: Status,
+  statusMsg: t.Optional(t.String()),
+  size: t.Optional(t.Integer({ description: "Bytes; omitted while unset" })),
+  tokens: t.Optional(t.Integer({ description: "Omitted while unset" })),
+  nbWords: t.Optional(t.Integer({ description: "Omitted while unset" })),
+  nbPages: t.Integer({ description: "0 = not counted yet or a format without pages" }),
+  userId: t.Optional(t.String()),
+  provider: t.Optional(t.String()),
+  lang: t.Optional(t.String()),
+  metadata: Metadata,
+  tags: t.Nullable(t.Array(t.String())),
+  chunk: t.Optional(Chunk),
+  docCreate: t.Optional(t.String()),
+  docUpdate: t.Optional(t.String()),
+  createdAt: t.String(),
+  updatedAt: t.String(),
+});
+
+export const UploadGrant = t.Object({
+  document: Document,
+  uploadUrl: t.String({ description: "Single-use presigned PUT URL bound to contentType" }),
+  expiresAt: t.String(),
+});
+
+export const DocStatusView = t.Object({
+  id: t.String(),
+  status: Status,
+  statusMsg: t.Optional(t.String()),
+  stage: t.Optional(t.String({ description: "Ingestion stage in progress (additive field)" })),
+  done: t.Optional(t.Integer({ description: "Units of the stage done (additive field)" })),
+  total: t.Optional(t.Integer({ description: "Units of the stage in all (additive field)" })),
+  updatedAt: t.String(),
+});
+
+export const DocPageView = t.Object({
+  corpusId: t.String(),
+  pageIndex: t.Integer(),
+  pageSize: t.Integer(),
+  total: t.Integer(),
+  items: t.Array(Document),
+});
+
+const Repeatable = (d: string) => t.Optional(t.Array(t.String(), { description: `${d}; repeatable` }));
+
+export const DocListQuery = t.Object({
+  corpusId: t.String({ format: "uuid" }),
+  status: t.Optional(t.Array(Status, { description: "Repeatable or comma-separated; any listed state matches" })),
+  tags: Repeatable("Matches documents with at least one of these tags (repeat the parameter; a tag may contain commas)"),
+  ...PageQuery,
+});
+
+export const DocSearchQuery = t.Object({
+  ...DocListQuery.properties,
+  q: t.Optional(t.String({ maxLength: 1024, description: "Filename prefix, case-insensitive; * is the only wildcard" })),
+  tagsMatch: t.Optional(t.UnionEnum(["ANY", "ALL"])),
+  contentType: t.Optional(t.String()),
+  lang: t.Optional(t.String()),
+  provider: t.Optional(t.String()),
+  createdAfter: t.Optional(t.String({ description: "Inclusive ISO-8601 bound" })),
+  createdBefore: t.Optional(t.String({ description: "Exclusive ISO-8601 bound" })),
+  sort: t.Optional(t.UnionEnum(["CREATED_AT", "UPDATED_AT", "FILENAME", "SIZE"] as const satisfies readonly (keyof typeof SORTS)[])),
+  order: t.Optional(t.UnionEnum(["ASC", "DESC"])),
+});
+
+export const PreviewQuery = t.Object({
+  pages: t.Optional(t.Array(t.String(), { description: "Required: 1 to 10 zero-based page indices, repeated or comma-separated" })),
+});
+
+export const DownloadUrlView = t.Object({
+  documentId: t.String(),
+  filename: t.String(),
+  contentType: t.String(),
+  url: t.String(),
+  expiresAt: t.String(),
+});
+
+export const PreviewUrlsView = t.Object({
+  documentId: t.String(),
+  expiresAt: t.String(),
+  items: t.Array(t.Object({ page: t.Integer(), size: t.UnionEnum(["SMALL", "MEDIUM"]), url: t.String() })),
+});
+
+export const AcceptView = t.Object({
+  items: t.Array(t.Object({ contentType: t.String(), name: t.String(), extensions: t.Array(t.String()) })),
+});

@@ -1,0 +1,93 @@
+import type { Db } from "../store/db.ts";
+import type { Paging } from "../http/paging.ts";
+import { view, type DocRow, type DocumentView } from "./rows.ts";
+
+export const SORTS = { CREATED_AT: "created_at", UPDATED_AT: "updated_at", FILENAME: "filename_lc", SIZE: "size" } as const;
+export type Sort = keyof typeof SORTS;
+
+export interface DocFilter {
+  corpusId: string;
+  /** Filename prefix; `*` is the only wildcard. */
+  q?: string;
+  tags?: string[];
+  tagsMatch?: "ANY" | "ALL";
+  status?: string[];
+  contentType?: string;
+  lang?: string;
+  provider?: string;
+  /** Epoch ms, inclusive. */
+  createdAfter?: number;
+  /** Epoch ms, exclusive. */
+  createdBefore?: number;
+  sort?: Sort;
+  order?: "ASC" | "DESC";
+}
+
+export interface DocPage {
+  corpusId: string;
+  pageIndex: number;
+  pageSize: number;
+  total: number;
+  items: DocumentView[];
+}
+
+/**
+ * The filename pattern for LIKE: the query is lower-cased like filename_lc, LIKE's own
+ * metacharacters (and the escape character) are escaped so `%` and `_` match themselves, and
+ * `*` becomes `%`. Anchored at the start, open at the end.
+ */
+export function filenamePattern(q: string): string {
+  return q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, "%") + "%";
+}
+
+/**
+ * Listing and search share one query. The order always ends with the id in the same
+ * direction, so it is total and walking pageIndex neither repeats nor skips a document,
+ * even when many share a timestamp. Time sorts default to newest first; FILENAME and SIZE
+ * default to ascending.
+ */
+export function searchDocuments(db: Db, orgId: string, f: DocFilter, p: Paging): DocPage {
+  const where = ["org_id = $org", "corpus_id = $corpus", "deleted_at IS NULL"];
+  const params: Record<string, string | number> = { org: orgId, corpus: f.corpusId };
+  if (f.q) {
+    where.push("filename_lc LIKE $pattern ESCAPE '\\'");
+    params.pattern = filenamePattern(f.q);
+  }
+  if (f.tags?.length) {
+    params.tags = JSON.stringify(f.tags);
+    where.push(
+      f.tagsMatch === "ALL"
+        ? "NOT EXISTS (SELECT 1 FROM json_each($tags) w WHERE w.value NOT IN (SELECT value FROM json_each(documents.tags)))"
+        : "EXISTS (SELECT 1 FROM json_each(documents.tags) h WHERE h.value IN (SELECT value FROM json_each($tags)))",
+    );
+  }
+  if (f.status?.length) {
+    params.status = JSON.stringify(f.status);
+    where.push("status IN (SELECT value FROM json_each($status))");
+  }
+  for (const [k, col] of [["contentType", "content_type"], ["lang", "lang"], ["provider", "provider"]] as const) {
+    const v = f[k];
+    if (v !== undefined && v !== "") {
+      params[k] = v;
+      where.push(`${col} = $${k}`);
+    }
+  }
+  if (f.createdAfter !== undefined) {
+    params.after = f.createdAfter;
+    where.push("created_at >= $after");
+  }
+  if (f.createdBefore !== undefined) {
+    params.before = f.createdBefore;
+    where.push("created_at < $before");
+  }
+  const sort = f.sort ?? "CREATED_AT";
+  const dir = f.order ?? (sort === "CREATED_AT" || sort === "UPDATED_AT" ? "DESC" : "ASC");
+  const w = where.join(" AND ");
+  const total = db.query<{ n: number }, [Record<string, string | number>]>(`SELECT count(*) AS n FROM documents WHERE ${w}`).get(params)!.n;
+  const rows = db
+    .query<DocRow, [Record<string, string | number>]>(
+      `SELECT * FROM documents WHERE ${w} ORDER BY ${SORTS[sort]} ${dir}, id ${dir} LIMIT $limit OFFSET $offset`,
+    )
+    .all({ ...params, limit: p.pageSize, offset: p.pageIndex * p.pageSize });
+  return { corpusId: f.corpusId, pageIndex: p.pageIndex, pageSize: p.pageSize, total, items: rows.map(view) };
+}

@@ -1,0 +1,85 @@
+import { Elysia } from "elysia";
+import { existsSync } from "node:fs";
+import type { AppContext } from "../context.ts";
+import { FsBlobStore } from "../store/fs-blob.ts";
+import { claimGrant, completeGrant, releaseGrant, releaseStaleClaims } from "./grants.ts";
+import { storageError } from "./s3-error.ts";
+import { STORAGE_PREFIX, verify } from "./sign.ts";
+import { streamToBlob, TooLarge } from "./write.ts";
+
+/**
+ * The presigned object-storage endpoint, outside /v1/ and without API credentials: the
+ * signature in the query string is the only authority. The key is the raw path after
+ * /storage/ (never decoded: the signer only emits [A-Za-z0-9._/-]); it is verified before any
+ * file path is derived from it, and the blob store refuses keys escaping its root anyway.
+ * The handlers read `request` only, so Elysia neither buffers nor parses the body.
+ */
+export function storageRoutes(ctx: AppContext, secret: Buffer) {
+  if (!(ctx.blobs instanceof FsBlobStore)) throw new Error("the storage route needs the filesystem blob store");
+  const blobs = ctx.blobs;
+  const released = releaseStaleClaims(ctx.db);
+  if (released) ctx.log.info("released upload claims left by a previous run", { released });
+  const max = ctx.config.maxUploadBytes;
+
+  const keyOf = (request: Request) => {
+    const u = new URL(request.url);
+    return { key: u.pathname.slice(STORAGE_PREFIX.length), query: u.searchParams };
+  };
+
+  return new Elysia({ detail: { tags: ["Storage"] } })
+    .put(
+      "/storage/*",
+      async ({ request }) => {
+        const { key, query } = keyOf(request);
+        const v = verify(secret, "PUT", key, query, ctx.clock.now());
+        if (!v.ok) return storageError(request, v.status, v.code, v.message, key);
+        const nonce = v.grant.nonce;
+        if (!nonce) return storageError(request, 403, "AccessDenied", "This URL does not grant uploads", key);
+        const sent = request.headers.get("content-type") ?? "";
+        if (sent !== v.grant.contentType) {
+          return storageError(request, 403, "SignatureDoesNotMatch", `Content-Type "${sent}" differs from the type bound to this URL ("${v.grant.contentType}")`, key);
+        }
+        const declared = Number(request.headers.get("content-length") ?? "0");
+        if (declared > max) return storageError(request, 413, "EntityTooLarge", `The upload declares ${declared} bytes; the maximum is ${max}`, key);
+        try {
+          blobs.filePath(key);
+        } catch {
+          return storageError(request, 400, "InvalidArgument", "Invalid object key", key);
+        }
+        if (!claimGrant(ctx.db, nonce, key, ctx.clock.now())) {
+          return storageError(request, 412, "PreconditionFailed", "This upload URL was already used, is in use, or no longer matches the document", key);
+        }
+        try {
+          const { size, etag } = await streamToBlob(blobs, key, request.body, max);
+          completeGrant(ctx.db, nonce, size, ctx.clock.now());
+          return new Response(null, { status: 200, headers: { etag: `"${etag}"` } });
+        } catch (e) {
+          releaseGrant(ctx.db, nonce); // nothing was written: the URL may be retried until it expires
+          if (e instanceof TooLarge) return storageError(request, 413, "EntityTooLarge", e.message, key);
+          if (request.signal.aborted) return storageError(request, 400, "InvalidArgument", "The upload was interrupted", key);
+          ctx.log.error("upload failed", { key, error: String((e as Error)?.stack ?? e) });
+          return storageError(request, 500, "InternalError", "The upload could not be stored", key);
+        }
+      },
+      { detail: { summary: "Upload to a presigned URL (single use; Content-Type must equal the bound type)" } },
+    )
+    .get(
+      "/storage/*",
+      ({ request }) => {
+        const { key, query } = keyOf(request);
+        const v = verify(secret, "GET", key, query, ctx.clock.now());
+        if (!v.ok) return storageError(request, v.status, v.code, v.message, key);
+        let path: string;
+        try {
+          path = blobs.filePath(key);
+        } catch {
+          return storageError(request, 400, "InvalidArgument", "Invalid object key", key);
+        }
+        if (!existsSync(path)) return storageError(request, 404, "NoSuchKey", "The object does not exist (a preview not rendered yet, or nothing uploaded)", key);
+        return new Response(Bun.file(path), {
+          headers: { "content-type": v.grant.contentType, "cache-control": "private, no-store" },
+        });
+      },
+      { detail: { summary: "Download through a presigned URL" } },
+    );
+}

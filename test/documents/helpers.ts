@@ -1,0 +1,72 @@
+/**
+ * Shared steps of the document and storage tests: a corpus, an initialised document, a PUT
+ * to its presigned URL, a commit. Everything goes over real HTTP to a real server.
+ */
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import type { ApiResult, Kbqa, Org } from "../helpers/server.ts";
+
+export interface Init {
+  document: any;
+  uploadUrl: string;
+  expiresAt: string;
+}
+
+export async function corpus(o: Org, name = "docs"): Promise<string> {
+  const r = await o.api("POST", "/v1/corpus/", { name });
+  if (r.status !== 200) throw new Error(`corpus create: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.id;
+}
+
+export async function init(o: Org, body: Record<string, unknown>): Promise<ApiResult<Init>> {
+  return o.api("POST", "/v1/doc/init", { filename: "a.txt", contentType: "text/plain", ...body });
+}
+
+export async function initOk(o: Org, body: Record<string, unknown>): Promise<Init> {
+  const r = await init(o, body);
+  if (r.status !== 200) throw new Error(`init: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+export async function put(url: string, data: string | Uint8Array, contentType: string | null = "text/plain", extra: Record<string, string> = {}) {
+  const headers: Record<string, string> = { ...extra };
+  if (contentType !== null) headers["content-type"] = contentType;
+  const r = await fetch(url, { method: "PUT", body: data, headers });
+  return { status: r.status, text: await r.text(), headers: r.headers };
+}
+
+/** init + PUT + commit of a text document; returns the commit answer. */
+export async function upload(o: Org, corpusId: string, text: string, body: Record<string, unknown> = {}) {
+  const i = await initOk(o, { corpusId, ...body });
+  const p = await put(i.uploadUrl, text, (body.contentType as string) ?? "text/plain");
+  if (p.status !== 200) throw new Error(`put: ${p.status} ${p.text}`);
+  const c = await o.api("POST", `/v1/doc/${i.document.id}/commit`);
+  return { init: i, commit: c };
+}
+
+/**
+ * Direct access to the server's SQLite file. Tests use it only to play the ingestion worker
+ * (set READY, a summary, nbPages) while that worker is not part of the run.
+ */
+export function sql<T = unknown>(k: Kbqa, query: string, ...params: (string | number | null)[]): T[] {
+  const db = new Database(join(k.dataDir, "kbqa.sqlite"));
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    return db.query(query).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+export const errorShape = (status: number) => ({
+  timestamp: expectString(),
+  status,
+  error: expectString(),
+  message: expectString(),
+  path: expectString(),
+});
+
+import { expect } from "bun:test";
+function expectString() {
+  return expect.any(String);
+}
