@@ -1,3 +1,4 @@
+import "./http/typebox-setup.ts"; // first: schema modules below depend on it
 import type { Config } from "./config.ts";
 import { stderrLogger, type AppContext } from "./context.ts";
 import { openDb } from "./store/db.ts";
@@ -5,7 +6,7 @@ import { systemClock, type Clock } from "./store/time.ts";
 import { buildApp, buildServices } from "./http/app.ts";
 import { createModelRegistry } from "./models/registry.ts";
 import { FsBlobStore } from "./store/fs-blob.ts";
-import type { VectorIndex } from "./store/vector.ts";
+import { openVectorIndex, startIngestion } from "./ingest/start.ts";
 import { join } from "node:path";
 
 export interface Running {
@@ -29,11 +30,12 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   });
   closers.push(() => models.close());
   const blobs = new FsBlobStore(join(config.dataDir, "blobs"));
-  // Replaced by the LanceDB driver once the ingestion wiring lands.
-  const vectors = undefined as unknown as VectorIndex;
+  const vectors = await openVectorIndex(config, models);
+  closers.push(() => vectors.close());
   const ctx: AppContext = { config, db, clock, log: stderrLogger, models, blobs, vectors, onClose: (fn) => closers.push(fn) };
   const services = await buildServices(ctx);
   const app = buildApp(ctx, services);
+  startIngestion(ctx, vectors);
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + 1024 * 1024 });
   const server = app.server!;
   let stopping: Promise<void> | undefined;

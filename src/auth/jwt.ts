@@ -39,8 +39,43 @@ function parseScope(v: unknown): string[] {
   throw deny("scope claim must be an array of strings or a space-separated string");
 }
 
+interface Verified {
+  principal: Principal;
+  kid: string;
+  pem: string;
+  expMs: number;
+  nbfMs: number;
+}
+
+/**
+ * Tokens whose signature was already checked, keyed by the whole compact token (signature
+ * included, so nothing forged can hit). A hit still re-reads the key row, so deactivating or
+ * deleting a key refuses its tokens on the very next request, and still checks the time
+ * claims. Signature checks dominate the cost of an authenticated request; this removes them
+ * from the hot path of a client that reuses its token.
+ */
+const verified = new Map<string, Verified>();
+const VERIFIED_MAX = 10_000;
+
 /** RS256 only; kid must name an active registered key; exp and sub required. */
 export async function verifyJwt(db: Db, token: string, nowMs: number): Promise<Principal> {
+  const hit = verified.get(token);
+  if (hit) {
+    const key = findActiveKey(db, hit.kid);
+    if (!key || key.pem !== hit.pem) {
+      verified.delete(token);
+      throw deny("unknown or inactive key");
+    }
+    const tol = CLOCK_TOLERANCE_S * 1000;
+    if (nowMs >= hit.expMs + tol) throw deny('"exp" claim timestamp check failed');
+    if (nowMs < hit.nbfMs - tol) throw deny('"nbf" claim timestamp check failed');
+    return hit.principal;
+  }
+  const principal = await verifyFresh(db, token, nowMs);
+  return principal;
+}
+
+async function verifyFresh(db: Db, token: string, nowMs: number): Promise<Principal> {
   let kid: string | undefined;
   let alg: string | undefined;
   try {
@@ -65,7 +100,7 @@ export async function verifyJwt(db: Db, token: string, nowMs: number): Promise<P
   }
   if (typeof payload.iat === "number" && payload.iat * 1000 > nowMs + CLOCK_TOLERANCE_S * 1000) throw deny("iat is in the future");
   if (typeof payload.sub !== "string" || !payload.sub) throw deny("sub must be a non-empty string");
-  return {
+  const principal: Principal = {
     kind: "jwt",
     orgId: key.orgId,
     userId: payload.sub,
@@ -73,4 +108,13 @@ export async function verifyJwt(db: Db, token: string, nowMs: number): Promise<P
     name: typeof payload.name === "string" ? payload.name : undefined,
     scope: parseScope(payload.scope),
   };
+  if (verified.size >= VERIFIED_MAX) verified.clear();
+  verified.set(token, {
+    principal,
+    kid,
+    pem: key.pem,
+    expMs: (payload.exp as number) * 1000,
+    nbfMs: typeof payload.nbf === "number" ? payload.nbf * 1000 : -Infinity,
+  });
+  return principal;
 }

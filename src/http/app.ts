@@ -1,3 +1,4 @@
+import "./typebox-setup.ts";
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import type { AppContext } from "../context.ts";
@@ -25,7 +26,7 @@ export const VERSION = "0.1.0";
  * OpenAPI document leaves them out while they stay served (spec, Versioning rule 2).
  */
 export function buildApp(ctx: AppContext, services: Services) {
-  return new Elysia({ normalize: "typebox" })
+  return new Elysia({ normalize: false })
     .use(errorHandler(ctx.log))
     .use(
       openapi({

@@ -156,7 +156,7 @@ export async function startKbqa(o: StartOptions = {}): Promise<Kbqa> {
   return k;
 }
 
-async function readListeningLine(proc: ReturnType<typeof Bun.spawn>, err: () => string): Promise<string> {
+export async function readListeningLine(proc: ReturnType<typeof Bun.spawn>, err: () => string): Promise<string> {
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
   const dec = new TextDecoder();
   let buf = "";
