@@ -5,6 +5,39 @@ import type { Command } from "./cli.ts";
  * the contract of the foundation commands.
  */
 export const EXTRA_COMMANDS: Record<string, Command> = {
+  "models list": {
+    usage: "models list",
+    help: "Scan the models folder (--models) and print the models found: id, role, tier, dims, context length, licence.",
+    flags: [],
+    async run(_a, _f, config) {
+      const { scanModels } = await import("./models/scan.ts");
+      console.log(JSON.stringify(await scanModels(config.modelsDir), null, 2));
+      return 0;
+    },
+  },
+  "models fetch": {
+    usage: "models fetch [NAME ...] [--hub-url URL]",
+    help: "Download the recommended models (or the named ones) from the Hugging Face hub into --models: resumable, checksum-verified. Needs network access.",
+    flags: ["hub-url"],
+    async run(names, f, config) {
+      const { fetchModels, formatProgressBar, RECOMMENDED_MODELS } = await import("./models/fetch.ts");
+      const known = RECOMMENDED_MODELS.map((m: { name: string }) => m.name);
+      const unknown = names.find((n) => !known.includes(n));
+      if (unknown) {
+        console.error(`kbqa models fetch: unknown model "${unknown}"; known: ${known.join(", ")}`);
+        return 2;
+      }
+      await fetchModels({
+        dir: config.modelsDir,
+        hubUrl: (f["hub-url"] as string) || undefined,
+        names: names.length ? names : undefined,
+        onProgress: (p) => process.stderr.write(`\r${formatProgressBar(p)}`),
+      });
+      process.stderr.write("\n");
+      console.log(JSON.stringify({ ok: true, dir: config.modelsDir }));
+      return 0;
+    },
+  },
   selftest: {
     usage: "selftest",
     help: "Load LanceDB, ONNX Runtime, llama.cpp and canvas natively and use each once (models from --models); prints JSON, exits 1 on a failure.",

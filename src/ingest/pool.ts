@@ -154,6 +154,11 @@ export class WorkerPool {
       clearInterval(poll);
       slot.onMessage = undefined;
       slot.onExit = undefined;
+      // A worker that grew past half the limit is recycled: the heap rarely shrinks back.
+      if (!slot.dead && (rssBytes(slot.proc.pid) ?? 0) > this.opts.memoryBytes / 2) {
+        slot.dead = true;
+        slot.proc.kill("SIGKILL");
+      }
       slot.busy = false;
       this.pump();
     }
