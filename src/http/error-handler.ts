@@ -1,6 +1,14 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../context.ts";
-import { AppError, errorBody } from "./errors.ts";
+import { AppError, errorBody, STATUS_OF, type ErrorCode } from "./errors.ts";
+
+/** Model-layer errors are plain classes (src/models has no HTTP dependency); this is their status. */
+const MODEL_ERROR_CODES: Record<string, ErrorCode> = {
+  UNKNOWN_MODEL: "BAD_REQUEST",
+  MODEL_BUSY: "UNAVAILABLE",
+  ABORTED: "UNAVAILABLE",
+  REMOTE_MODEL_ERROR: "BAD_GATEWAY",
+};
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -29,6 +37,8 @@ export function errorHandler(log: Logger) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request, path }) => {
     const p = path ?? new URL(request.url).pathname;
     if (error instanceof AppError) return json(error.status, errorBody(error.status, error.message, p, error.details));
+    const modelCode = MODEL_ERROR_CODES[(error as { code?: string })?.code ?? ""];
+    if (modelCode) return json(STATUS_OF[modelCode], errorBody(STATUS_OF[modelCode], (error as Error).message, p));
     switch (code) {
       case "VALIDATION":
         return json(400, errorBody(400, describeValidation(error as unknown as ValidationLike), p));

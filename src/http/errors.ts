@@ -13,6 +13,7 @@ export type ErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "TIMEOUT"
   | "UNAVAILABLE"
+  | "BAD_GATEWAY"
   | "INTERNAL";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -24,6 +25,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INTERNAL: 500,
+  BAD_GATEWAY: 502,
   UNAVAILABLE: 503,
   TIMEOUT: 504,
 };
@@ -38,6 +40,7 @@ export const REASON_OF: Record<number, string> = {
   413: "Payload Too Large",
   415: "Unsupported Media Type",
   500: "Internal Server Error",
+  502: "Bad Gateway",
   503: "Service Unavailable",
   504: "Gateway Timeout",
 };
