@@ -14,8 +14,11 @@ export async function session(org: Org, corpusIds: string[]): Promise<string> {
 }
 
 /** The spec's upload flow: init, PUT the bytes to the presigned URL, commit, poll until READY. */
-export async function ingest(k: Kbqa, org: Org, corpusId: string, filename: string, content: string | Uint8Array, contentType = "text/markdown"): Promise<string> {
-  const init = await org.api("POST", "/v1/doc/init", { corpusId, filename, contentType });
+export async function ingest(
+  k: Kbqa, org: Org, corpusId: string, filename: string, content: string | Uint8Array,
+  contentType = "text/markdown", extra: Record<string, unknown> = {},
+): Promise<string> {
+  const init = await org.api("POST", "/v1/doc/init", { corpusId, filename, contentType, ...extra });
   expect(init.status).toBe(200);
   const url = String(init.body.uploadUrl);
   const put = await fetch(url.startsWith("http") ? url : k.url + url, { method: "PUT", headers: { "content-type": contentType }, body: content });
@@ -34,9 +37,6 @@ export async function ingest(k: Kbqa, org: Org, corpusId: string, filename: stri
 export const ask = (org: Org, sessionId: string, body: string, extra: Record<string, string> = {}) =>
   org.api("GET", `/v1/post/q?${new URLSearchParams({ sessionId, body, ...extra })}`);
 
-/** Chunk ids (with pages) of a document, read through the chunk API. */
-export async function chunksOf(org: Org, documentId: string): Promise<{ id: string; pages: number[]; body: string }[]> {
-  const r = await org.api("GET", `/v1/chunk/q?${new URLSearchParams({ documentId, body: "true", pageSize: "25" })}`);
-  expect(r.status).toBe(200);
-  return r.body.items;
-}
+/** One chunk per page: page-level tests need chunks that do not merge across pages. */
+export const PER_PAGE = { chunk: { multipage_sections: false, combine_text_under_n_chars: 0 } };
+
