@@ -18,6 +18,12 @@ export const isTimeframe = (s: unknown): s is Timeframe => typeof s === "string"
 /** Day number since 1970-01-01 (UTC) of an instant; negative before the epoch. */
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS);
 
+/** UTC month number of an instant: year * 12 + zero-based month (the key of usage_monthly). */
+export function monthOf(ms: number): number {
+  const d = new Date(ms);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+}
+
 /** Start of the bucket containing `ms`. */
 export function bucketStart(tf: Timeframe, ms: number): number {
   const day = dayOf(ms);

@@ -1,7 +1,7 @@
 import type { Db } from "../store/db.ts";
 import { iso, type Clock } from "../store/time.ts";
 import { notFound } from "../http/errors.ts";
-import { dayOf, DAY_MS, reportRange, type Timeframe } from "./buckets.ts";
+import { bucketStart, dayOf, DAY_MS, monthOf, reportRange, type Timeframe } from "./buckets.ts";
 import type { UsageScope } from "./record.ts";
 
 export interface Counts {
@@ -76,38 +76,59 @@ const TODAY_SQL = (extra: string) => `
   WHERE org_id = ? AND metric IN ('corpora', 'sessions', 'posts', 'storage', 'tokens') AND at >= ? AND at <= ? ${extra}
   GROUP BY metric, op, source`;
 
+type PeriodRow = Row & { period: number };
+const ROLLUP = {
+  day: { table: "usage_daily", key: "day" },
+  month: { table: "usage_monthly", key: "month" },
+} as const;
+
 /**
- * Usage reports. Completed buckets come from the daily rollup (usage_daily); lifetime totals
- * are the rollup's whole days before today plus today's raw events up to `timestamp`, so an
- * event is never counted twice nor read past the instant of the report.
+ * Usage reports, read from the rollups so their cost does not grow with the number of events:
+ * Day and Week buckets sum daily rows, Month and Year buckets monthly rows (every edge is a UTC
+ * midnight, and Month/Year edges are 1sts of months). Lifetime totals as of `timestamp` are the
+ * monthly rows of past months, the daily rows of past days of this month, and today's raw
+ * events up to `timestamp`: each event is counted once, and none after the instant of the report.
  */
 export function usageService(db: Db, clock: Clock) {
-  const rangeRows = db.query<Row & { day: number }, [string, string, string, number, number]>(
-    "SELECT day, metric, op, source, amount FROM usage_daily WHERE org_id = ? AND scope = ? AND subject = ? AND day >= ? AND day < ? ORDER BY day",
-  );
-  const lifetimeRows = db.query<Row, [string, string, string, number]>(
-    "SELECT metric, op, source, sum(amount) AS amount FROM usage_daily WHERE org_id = ? AND scope = ? AND subject = ? AND day < ? GROUP BY metric, op, source",
-  );
+  const q = (grain: keyof typeof ROLLUP, where: string, select: string, tail = "") =>
+    db.query<PeriodRow, [string, string, string, number, number]>(
+      `SELECT ${select} FROM ${ROLLUP[grain].table} WHERE org_id = ? AND scope = ? AND subject = ? AND ${where} ${tail}`.replaceAll(
+        "$p",
+        ROLLUP[grain].key,
+      ),
+    );
+  const rangeRows = {
+    day: q("day", "$p >= ? AND $p < ?", "$p AS period, metric, op, source, amount", "ORDER BY $p"),
+    month: q("month", "$p >= ? AND $p < ?", "$p AS period, metric, op, source, amount", "ORDER BY $p"),
+  };
+  const sumRows = {
+    day: q("day", "$p >= ? AND $p < ?", "metric, op, source, sum(amount) AS amount", "GROUP BY metric, op, source"),
+    month: q("month", "$p >= ? AND $p < ?", "metric, op, source, sum(amount) AS amount", "GROUP BY metric, op, source"),
+  };
   const today: Record<UsageScope, ReturnType<typeof db.query<Row, any>>> = {
     org: db.query(TODAY_SQL("")),
     user: db.query(TODAY_SQL("AND user_id = ?")),
     corpus: db.query(TODAY_SQL("AND corpus_id = ?")),
   };
+  const norm = (r: Row): Row => (r.source ? r : { ...r, source: null });
 
   function report(orgId: string, scope: UsageScope, subject: string, timeframe: Timeframe): UsageReport {
     const now = clock.now();
     const { from, to, edges } = reportRange(timeframe, now);
-    const days = edges.map(dayOf);
-    const buckets = days.slice(1).map(() => new Tally());
+    const grain = timeframe === "Day" || timeframe === "Week" ? "day" : "month";
+    const periods = edges.map(grain === "day" ? dayOf : monthOf);
+    const buckets = periods.slice(1).map(() => new Tally());
     let i = 0;
-    for (const r of rangeRows.all(orgId, scope, subject, days[0]!, days.at(-1)!)) {
-      while (r.day >= days[i + 1]!) i++;
-      buckets[i]!.add(scope, { ...r, source: r.source || null });
+    for (const r of rangeRows[grain].all(orgId, scope, subject, periods[0]!, periods.at(-1)!)) {
+      while (r.period >= periods[i + 1]!) i++;
+      buckets[i]!.add(scope, norm(r));
     }
 
     const todayStart = dayOf(now) * DAY_MS;
+    const monthStart = bucketStart("Month", now);
     const life = new Tally();
-    for (const r of lifetimeRows.all(orgId, scope, subject, dayOf(now))) life.add(scope, { ...r, source: r.source || null });
+    for (const r of sumRows.month.all(orgId, scope, subject, Number.MIN_SAFE_INTEGER, monthOf(now))) life.add(scope, norm(r));
+    for (const r of sumRows.day.all(orgId, scope, subject, dayOf(monthStart), dayOf(now))) life.add(scope, norm(r));
     const params = scope === "org" ? [orgId, todayStart, now] : [orgId, todayStart, now, subject];
     for (const r of today[scope].all(...params)) life.add(scope, r);
 

@@ -215,16 +215,26 @@ test("the migration backfills the rollup from events recorded before it", () => 
     db2.query("INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source) VALUES ('o', ?, 'posts', 'created', 3, 'u', 'c', NULL)").run(at);
     db2.query("INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source) VALUES ('o', ?, 'posts', 'created', 2, NULL, NULL, NULL)").run(at + 1);
     expect(db2.query("SELECT count(*) AS n FROM usage_daily").get()).toEqual({ n: 0 });
-    const sql = migrations.find((m) => m.id === "usage-002")!.sql;
-    for (const q of sql.split(";").filter((q) => q.includes("INSERT INTO usage_daily"))) db2.exec(q);
+    db2.exec("DELETE FROM usage_monthly");
+    for (const id of ["usage-002", "usage-003"]) {
+      const sql = migrations.find((m) => m.id === id)!.sql;
+      for (const q of sql.split(";").filter((q) => q.includes("INSERT INTO"))) db2.exec(q);
+    }
     const day = Math.floor(at / 86_400_000);
     expect(db2.query("SELECT scope, subject, day, source, amount FROM usage_daily ORDER BY scope").all()).toEqual([
       { scope: "corpus", subject: "c", day, source: "", amount: 3 },
       { scope: "org", subject: "", day, source: "", amount: 5 },
       { scope: "user", subject: "u", day, source: "", amount: 3 },
     ]);
+    expect(db2.query("SELECT scope, month, amount FROM usage_monthly ORDER BY scope").all()).toEqual([
+      { scope: "corpus", month: 2030 * 12, amount: 3 },
+      { scope: "org", month: 2030 * 12, amount: 5 },
+      { scope: "user", month: 2030 * 12, amount: 3 },
+    ]);
     now = ms("2030-01-06T00:00:00Z");
     expect(usageService(db2, clock).organization("o", "Day").posts).toEqual({ total: 5, live: 5, created: 5, removed: 0 });
+    now = ms("2030-02-01T00:00:00Z");
+    expect(usageService(db2, clock).organization("o", "Month").posts).toEqual({ total: 5, live: 5, created: 5, removed: 0 });
   } finally {
     db2.close();
     rmSync(own, { recursive: true, force: true });
