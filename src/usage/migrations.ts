@@ -54,4 +54,48 @@ export const migrations: Migration[] = [
         FROM usage_daily GROUP BY 1, 2, 3, 4, 5, 6, 7;
     `,
   },
+  {
+    // The rollups are maintained by a trigger, so every writer of usage_events (recordUsage, and
+    // the set-based INSERT … SELECT of cascades) feeds them in its own transaction. Rebuilt from
+    // the events first, in case rows were inserted before the trigger existed.
+    id: "usage-004",
+    sql: `
+      DELETE FROM usage_daily;
+      DELETE FROM usage_monthly;
+      INSERT INTO usage_daily (org_id, scope, subject, day, metric, op, source, amount)
+        SELECT org_id, 'org', '', at / 86400000 - (at < 0 AND at % 86400000 != 0), metric, op, coalesce(source, ''), sum(amount)
+        FROM usage_events GROUP BY 1, 2, 3, 4, 5, 6, 7;
+      INSERT INTO usage_daily (org_id, scope, subject, day, metric, op, source, amount)
+        SELECT org_id, 'user', user_id, at / 86400000 - (at < 0 AND at % 86400000 != 0), metric, op, coalesce(source, ''), sum(amount)
+        FROM usage_events WHERE user_id IS NOT NULL AND user_id != '' GROUP BY 1, 2, 3, 4, 5, 6, 7;
+      INSERT INTO usage_daily (org_id, scope, subject, day, metric, op, source, amount)
+        SELECT org_id, 'corpus', corpus_id, at / 86400000 - (at < 0 AND at % 86400000 != 0), metric, op, coalesce(source, ''), sum(amount)
+        FROM usage_events WHERE corpus_id IS NOT NULL AND corpus_id != '' GROUP BY 1, 2, 3, 4, 5, 6, 7;
+      INSERT INTO usage_monthly (org_id, scope, subject, month, metric, op, source, amount)
+        SELECT org_id, scope, subject,
+          CAST(strftime('%Y', day * 86400, 'unixepoch') AS INTEGER) * 12 + CAST(strftime('%m', day * 86400, 'unixepoch') AS INTEGER) - 1,
+          metric, op, source, sum(amount)
+        FROM usage_daily GROUP BY 1, 2, 3, 4, 5, 6, 7;
+      CREATE TRIGGER usage_rollup AFTER INSERT ON usage_events BEGIN
+        INSERT INTO usage_daily (org_id, scope, subject, day, metric, op, source, amount)
+          SELECT NEW.org_id, 'org', '', (NEW.at / 86400000 - (NEW.at < 0 AND NEW.at % 86400000 != 0)), NEW.metric, NEW.op, coalesce(NEW.source, ''), NEW.amount WHERE 1
+          ON CONFLICT (org_id, scope, subject, day, metric, op, source) DO UPDATE SET amount = amount + excluded.amount;
+        INSERT INTO usage_daily (org_id, scope, subject, day, metric, op, source, amount)
+          SELECT NEW.org_id, 'user', NEW.user_id, (NEW.at / 86400000 - (NEW.at < 0 AND NEW.at % 86400000 != 0)), NEW.metric, NEW.op, coalesce(NEW.source, ''), NEW.amount WHERE NEW.user_id IS NOT NULL AND NEW.user_id != ''
+          ON CONFLICT (org_id, scope, subject, day, metric, op, source) DO UPDATE SET amount = amount + excluded.amount;
+        INSERT INTO usage_daily (org_id, scope, subject, day, metric, op, source, amount)
+          SELECT NEW.org_id, 'corpus', NEW.corpus_id, (NEW.at / 86400000 - (NEW.at < 0 AND NEW.at % 86400000 != 0)), NEW.metric, NEW.op, coalesce(NEW.source, ''), NEW.amount WHERE NEW.corpus_id IS NOT NULL AND NEW.corpus_id != ''
+          ON CONFLICT (org_id, scope, subject, day, metric, op, source) DO UPDATE SET amount = amount + excluded.amount;
+        INSERT INTO usage_monthly (org_id, scope, subject, month, metric, op, source, amount)
+          SELECT NEW.org_id, 'org', '', (CAST(strftime('%Y', (NEW.at / 86400000 - (NEW.at < 0 AND NEW.at % 86400000 != 0)) * 86400, 'unixepoch') AS INTEGER) * 12 + CAST(strftime('%m', (NEW.at / 86400000 - (NEW.at < 0 AND NEW.at % 86400000 != 0)) * 86400, 'unixepoch') AS INTEGER) - 1), NEW.metric, NEW.op, coalesce(NEW.source, ''), NEW.amount WHERE 1
+          ON CONFLICT (org_id, scope, subject, month, metric, op, source) DO UPDATE SET amount = amount + excluded.amount;
+        INSERT INTO usage_monthly (org_id, scope, subject, month, metric, op, source, amount)
+          SELECT NEW.org_id, 'user', NEW.user_id, (CAST(strftime('%Y', (NEW.at / 86400000 - (NEW.at < 0 AND NEW.at % 86400000 != 0)) * 86400, 'unixepoch') AS INTEGER) * 12 + CAST(strftime('%m', (NEW.at / 86400000 - (NEW.at < 0 AND NEW.at % 86400000 != 0)) * 86400, 'unixepoch') AS INTEGER) - 1), NEW.metric, NEW.op, coalesce(NEW.source, ''), NEW.amount WHERE NEW.user_id IS NOT NULL AND NEW.user_id != ''
+          ON CONFLICT (org_id, scope, subject, month, metric, op, source) DO UPDATE SET amount = amount + excluded.amount;
+        INSERT INTO usage_monthly (org_id, scope, subject, month, metric, op, source, amount)
+          SELECT NEW.org_id, 'corpus', NEW.corpus_id, (CAST(strftime('%Y', (NEW.at / 86400000 - (NEW.at < 0 AND NEW.at % 86400000 != 0)) * 86400, 'unixepoch') AS INTEGER) * 12 + CAST(strftime('%m', (NEW.at / 86400000 - (NEW.at < 0 AND NEW.at % 86400000 != 0)) * 86400, 'unixepoch') AS INTEGER) - 1), NEW.metric, NEW.op, coalesce(NEW.source, ''), NEW.amount WHERE NEW.corpus_id IS NOT NULL AND NEW.corpus_id != ''
+          ON CONFLICT (org_id, scope, subject, month, metric, op, source) DO UPDATE SET amount = amount + excluded.amount;
+      END;
+    `,
+  },
 ];

@@ -207,34 +207,43 @@ test("rollup-based reports equal a direct reading of the events (random events o
   }
 });
 
-test("the migration backfills the rollup from events recorded before it", () => {
+test("raw INSERT … SELECT writers feed the rollups through the trigger; the usage-004 rebuild gives the same rows", () => {
   const own = mkdtempSync(join(tmpdir(), "kbqa-usage-backfill-"));
   const db2 = openDb(own);
   try {
-    const at = ms("2030-01-05T10:00:00Z");
-    db2.query("INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source) VALUES ('o', ?, 'posts', 'created', 3, 'u', 'c', NULL)").run(at);
-    db2.query("INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source) VALUES ('o', ?, 'posts', 'created', 2, NULL, NULL, NULL)").run(at + 1);
-    expect(db2.query("SELECT count(*) AS n FROM usage_daily").get()).toEqual({ n: 0 });
-    db2.exec("DELETE FROM usage_monthly");
-    for (const id of ["usage-002", "usage-003"]) {
-      const sql = migrations.find((m) => m.id === id)!.sql;
-      for (const q of sql.split(";").filter((q) => q.includes("INSERT INTO"))) db2.exec(q);
-    }
+    const at = ms("2028-01-31T23:59:59.999Z");
+    const raw = db2.query("INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source) SELECT 'o', ?, 'posts', 'created', ?, ?, ?, NULL");
+    raw.run(at, 3, "u", "c");
+    raw.run(at + 1, 2, null, null); // first millisecond of February
+    raw.run(at - 86_400_000, 4, "", "c");
+    const snapshot = () => ({
+      daily: db2.query("SELECT scope, subject, day, source, amount FROM usage_daily ORDER BY scope, subject, day").all(),
+      monthly: db2.query("SELECT scope, subject, month, source, amount FROM usage_monthly ORDER BY scope, subject, month").all(),
+    });
     const day = Math.floor(at / 86_400_000);
-    expect(db2.query("SELECT scope, subject, day, source, amount FROM usage_daily ORDER BY scope").all()).toEqual([
-      { scope: "corpus", subject: "c", day, source: "", amount: 3 },
-      { scope: "org", subject: "", day, source: "", amount: 5 },
-      { scope: "user", subject: "u", day, source: "", amount: 3 },
-    ]);
-    expect(db2.query("SELECT scope, month, amount FROM usage_monthly ORDER BY scope").all()).toEqual([
-      { scope: "corpus", month: 2030 * 12, amount: 3 },
-      { scope: "org", month: 2030 * 12, amount: 5 },
-      { scope: "user", month: 2030 * 12, amount: 3 },
-    ]);
-    now = ms("2030-01-06T00:00:00Z");
-    expect(usageService(db2, clock).organization("o", "Day").posts).toEqual({ total: 5, live: 5, created: 5, removed: 0 });
-    now = ms("2030-02-01T00:00:00Z");
-    expect(usageService(db2, clock).organization("o", "Month").posts).toEqual({ total: 5, live: 5, created: 5, removed: 0 });
+    const jan = 2028 * 12;
+    const want = {
+      daily: [
+        { scope: "corpus", subject: "c", day: day - 1, source: "", amount: 4 },
+        { scope: "corpus", subject: "c", day, source: "", amount: 3 },
+        { scope: "org", subject: "", day: day - 1, source: "", amount: 4 },
+        { scope: "org", subject: "", day, source: "", amount: 3 },
+        { scope: "org", subject: "", day: day + 1, source: "", amount: 2 },
+        { scope: "user", subject: "u", day, source: "", amount: 3 },
+      ],
+      monthly: [
+        { scope: "corpus", subject: "c", month: jan, source: "", amount: 7 },
+        { scope: "org", subject: "", month: jan, source: "", amount: 7 },
+        { scope: "org", subject: "", month: jan + 1, source: "", amount: 2 },
+        { scope: "user", subject: "u", month: jan, source: "", amount: 3 },
+      ],
+    };
+    expect(snapshot()).toEqual(want);
+    const sql = migrations.find((m) => m.id === "usage-004")!.sql;
+    db2.exec(sql.slice(0, sql.indexOf("CREATE TRIGGER")));
+    expect(snapshot()).toEqual(want);
+    now = ms("2028-03-01T00:00:00Z");
+    expect(usageService(db2, clock).organization("o", "Month").series.slice(-2).map((b) => b.posts.created)).toEqual([7, 2]);
   } finally {
     db2.close();
     rmSync(own, { recursive: true, force: true });
