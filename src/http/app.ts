@@ -14,6 +14,7 @@ import { agentService } from "../agents/service.ts";
 import { usageRoutes } from "../usage/routes.ts";
 import { usageService } from "../usage/service.ts";
 import { fakeTimeFileClock } from "../usage/test-clock.ts";
+import { widgetRoutes } from "../widget/routes.ts";
 import { postRoutes } from "../posts/routes.ts";
 import { postServices } from "../posts/index.ts";
 import { documentWiring } from "../documents/wiring.ts";
@@ -53,7 +54,8 @@ export function buildApp(ctx: AppContext, services: Services) {
     .use(sessionRoutes(ctx, services.sessions))
     .use(agentRoutes(ctx, services.agents))
     .use(postRoutes(ctx, services.posts, services.queries))
-    .use(usageRoutes(ctx, services.usage));
+    .use(usageRoutes(ctx, services.usage))
+    .use(widgetRoutes(ctx, services));
 }
 
 export function buildServices(ctx: AppContext): Services {

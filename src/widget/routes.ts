@@ -1,0 +1,69 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../context.ts";
+import { authPlugin } from "../http/auth-plugin.ts";
+import { badRequest } from "../http/errors.ts";
+import { paging } from "../http/paging.ts";
+import type { Principal } from "../auth/jwt.ts";
+import { liveAttachments } from "../posts/citations.ts";
+import type { PostService } from "../posts/service.ts";
+import type { QueryInput, QueryService } from "../posts/query.ts";
+import { streamExchange, wantsStream } from "../posts/stream.ts";
+import type { SessionService } from "../sessions/service.ts";
+import { LegacyAsk, LegacyLang, PostIdParams, WidgetAsk, WidgetInit, WidgetList } from "./schema.ts";
+
+export interface WidgetDeps {
+  sessions: SessionService;
+  posts: PostService;
+  queries: QueryService;
+}
+
+// Deprecated family (spec, Versioning 4): served, absent from the published OpenAPI document.
+const hidden = { hide: true, deprecated: true, tags: ["Widget"] };
+
+/**
+ * Backend of the embeddable widget: thin aliases of the session and post operations. The auth
+ * plugin admits access tokens only here and checks no scope (spec, Authentication rule 9); the
+ * organization and the user come from the token, every id is checked against that organization.
+ */
+export function widgetRoutes(ctx: AppContext, { sessions, posts, queries }: WidgetDeps) {
+  const ask = async (principal: Principal, input: QueryInput, request: Request, path: string) => {
+    const prepared = await queries.prepare(principal, input);
+    if (wantsStream(request.headers.get("accept"))) return streamExchange(queries, prepared, path, ctx.log);
+    return queries.run(prepared, { signal: request.signal });
+  };
+
+  const current = new Elysia({ prefix: "/v1/webhook/widget" })
+    .use(authPlugin(ctx))
+    .post("/init", ({ principal, body }) => sessions.create(principal.orgId, principal.userId, body), { body: WidgetInit, detail: hidden })
+    .post("/q", ({ principal, body, request, path }) => ask(principal, body, request, path), { body: WidgetAsk, detail: hidden })
+    .get("/q", ({ principal, query, request, path }) => ask(principal, query, request, path), { query: WidgetAsk, detail: hidden })
+    .get("/", ({ principal, query }) => posts.list(principal.orgId, query.sessionId, paging(query), query.order ?? "DESC"), {
+      query: WidgetList,
+      detail: hidden,
+    })
+    .get(
+      "/attachment/:postId",
+      ({ principal, params }) => {
+        const post = posts.visible(principal.orgId, params.postId);
+        return post.owner === "SYSTEM" ? liveAttachments(ctx.db, principal.orgId, post.id) : [];
+      },
+      { params: PostIdParams, detail: hidden },
+    );
+
+  const firstGeneration = new Elysia({ prefix: "/webhook/v1/widget" }).use(authPlugin(ctx)).post(
+    "/:lang",
+    async ({ principal, params, body, request }) => {
+      let sessionId = body.sessionId;
+      if (!sessionId) {
+        if (!body.corpusIds?.length) throw badRequest("Invalid body field 'corpusIds': required when no sessionId is sent");
+        sessionId = sessions.create(principal.orgId, principal.userId, { corpusIds: body.corpusIds }).id;
+      }
+      const prepared = await queries.prepare(principal, { sessionId, body: body.body, lang: params.lang, agentId: body.agentId });
+      const exchange = await queries.run(prepared, { signal: request.signal });
+      return { sessionId, ...exchange };
+    },
+    { params: LegacyLang, body: LegacyAsk, detail: hidden },
+  );
+
+  return new Elysia().use(current).use(firstGeneration);
+}

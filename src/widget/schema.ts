@@ -1,0 +1,40 @@
+import { t } from "elysia";
+import { Metadata, PageQuery } from "../http/paging.ts";
+import { Order } from "../posts/schema.ts";
+
+/**
+ * Payloads of the deprecated widget family. They are the session and post operations under
+ * other paths, with the same field names, so an embed can move to /v1/session and /v1/post by
+ * changing URLs only.
+ */
+export const WidgetInit = t.Object(
+  {
+    corpusIds: t.Array(t.String({ format: "uuid" }), { minItems: 1, maxItems: 100, description: "Corpora the session answers from (required)" }),
+    metadata: t.Optional(Metadata),
+  },
+  { additionalProperties: true },
+);
+
+const AskFields = {
+  sessionId: t.String({ format: "uuid" }),
+  body: t.String({ minLength: 1, maxLength: 10_000, description: "The question" }),
+  lang: t.Optional(t.String({ maxLength: 16 })),
+  agentId: t.Optional(t.String({ format: "uuid" })),
+};
+export const WidgetAsk = t.Object(AskFields, { additionalProperties: true });
+
+export const WidgetList = t.Object({ sessionId: t.String({ format: "uuid" }), order: t.Optional(Order), ...PageQuery });
+
+export const PostIdParams = t.Object({ postId: t.String({ format: "uuid" }) });
+
+/** First-generation embeds: the language is in the path; without a session one is opened over `corpusIds`. */
+export const LegacyLang = t.Object({ lang: t.String({ minLength: 2, maxLength: 16, pattern: "^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$" }) });
+export const LegacyAsk = t.Object(
+  {
+    sessionId: t.Optional(t.String({ format: "uuid" })),
+    corpusIds: t.Optional(t.Array(t.String({ format: "uuid" }), { minItems: 1, maxItems: 100 })),
+    body: t.String({ minLength: 1, maxLength: 10_000 }),
+    agentId: t.Optional(t.String({ format: "uuid" })),
+  },
+  { additionalProperties: true },
+);
