@@ -1,7 +1,7 @@
 // Only reachable inside the compiled executable: scripts/build.ts rewrites the native loaders of
 // LanceDB, @napi-rs/canvas, onnxruntime-node and node-llama-cpp to call these functions.
 import { MANIFEST } from "kbqa-native-manifest";
-import { extractGroup, loadAddon } from "./native.ts";
+import { loadAddon, nativeGroupDir as groupDir } from "./native.ts";
 
 export const nativeAddon = (group: string, file: string): any => loadAddon(MANIFEST, group, file);
-export const nativeGroupDir = (group: string): string => extractGroup(MANIFEST, group);
+export const nativeGroupDir = (group: string): string => groupDir(MANIFEST, group);

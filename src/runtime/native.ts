@@ -1,25 +1,24 @@
 // Native libraries of the compiled executable. Addons whose shared libraries are found through
-// RUNPATH=$ORIGIN (onnxruntime, llama.cpp and its per-CPU ggml backends) cannot be dlopen'ed from
-// Bun's embedded filesystem, so every native group is embedded zstd-compressed and written once to
-// a private folder on disk, named by the content hash of all groups: later starts only stat it.
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+// RUNPATH=$ORIGIN (onnxruntime, llama.cpp and its per-CPU ggml backends) must be real files on
+// disk, and Bun keeps every file embedded in its module payload resident in memory (+100 MB per
+// process, each ingestion worker included). So the build places a zstd-compressed pack of the
+// natives between the runtime's ELF image and Bun's payload (see scripts/build/natives.ts), and a
+// group is written once to a private folder named by the pack's content hash: later starts only
+// stat it. The fallback layout ("lib") is a lib/ folder next to the executable, used as is.
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-
-export interface NativeFile {
-  /** File name inside the group's folder (may contain one sub-folder, e.g. "linux-x64/llama-addon.node"). */
-  name: string;
-  /** Path of the embedded (compressed) copy, as given by `import … with { type: "file" }`. */
-  embedded: string;
-  /** Uncompressed size in bytes; a mismatch on disk means a damaged extraction. */
-  size: number;
-}
+import { dirname, join } from "node:path";
 
 export interface NativeManifest {
-  /** Hash of every native file: the extraction folder's name. */
+  /** Content hash of every native file; names the extraction folder. */
   id: string;
-  groups: Record<string, NativeFile[]>;
+  source: "pack" | "lib";
 }
+
+interface PackFile { group: string; name: string; offset: number; length: number; size: number }
+interface PackIndex { id: string; files: PackFile[]; dataStart: number }
+
+export const PACK_MAGIC = "KBQAPAK1";
 
 let rootOverride: string | undefined;
 
@@ -46,7 +45,37 @@ function ensurePrivateDir(dir: string): void {
   if ((st.mode & 0o022) !== 0) throw new Error(`${dir} is writable by other users (mode ${(st.mode & 0o777).toString(8)})`);
 }
 
-function complete(dir: string, files: NativeFile[]): boolean {
+function readAt(fd: number, position: number, length: number): Uint8Array {
+  const buf = new Uint8Array(length);
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, buf, done, length - done, position + done);
+    if (n === 0) throw new Error("unexpected end of the executable while reading its natives pack");
+    done += n;
+  }
+  return buf;
+}
+
+/** The pack index, found right after the ELF image of `exe` (its section header table ends it). */
+export function readPackIndex(exe: string): PackIndex {
+  const fd = openSync(exe, "r");
+  try {
+    const head = readAt(fd, 0, 64);
+    if (head[0] !== 0x7f || head[1] !== 0x45 || head[2] !== 0x4c || head[3] !== 0x46 || head[4] !== 2 || head[5] !== 1) {
+      throw new Error(`${exe} is not a 64-bit little-endian ELF file`);
+    }
+    const v = new DataView(head.buffer);
+    const end = Number(v.getBigUint64(0x28, true)) + v.getUint16(0x3a, true) * v.getUint16(0x3c, true);
+    const top = readAt(fd, end, 16);
+    if (new TextDecoder().decode(top.subarray(0, 8)) !== PACK_MAGIC) throw new Error(`${exe} carries no natives pack`);
+    const len = Number(new DataView(top.buffer).getBigUint64(8, true));
+    const index = JSON.parse(new TextDecoder().decode(readAt(fd, end + 16, len))) as Omit<PackIndex, "dataStart">;
+    return { ...index, dataStart: end + 16 + len };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function complete(dir: string, files: { name: string; size: number }[]): boolean {
   if (!existsSync(join(dir, ".complete"))) return false;
   return files.every((f) => {
     try {
@@ -57,53 +86,75 @@ function complete(dir: string, files: NativeFile[]): boolean {
   });
 }
 
-const extracted = new Map<string, string>();
+function writeFileDurably(target: string, bytes: Uint8Array): void {
+  const fd = openSync(target, "w", 0o700);
+  try {
+    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
 
-/** Folder holding the group's files, extracting them on first use (atomic: temp folder + rename). */
-export function extractGroup(manifest: NativeManifest, group: string, root = rootOverride ?? defaultRoot()): string {
-  const key = `${root}\0${group}`;
-  const known = extracted.get(key);
+const groupDirs = new Map<string, string>();
+
+/** Folder holding the group's files, extracting them from the pack on first use (temp folder + rename). */
+export function nativeGroupDir(manifest: NativeManifest, group: string, exe = process.execPath, root = rootOverride ?? defaultRoot()): string {
+  const key = `${manifest.id}\0${root}\0${group}`;
+  const known = groupDirs.get(key);
   if (known) return known;
-  const files = manifest.groups[group];
-  if (!files) throw new Error(`native group "${group}" is not part of this executable`);
+  if (manifest.source === "lib") {
+    const dir = join(dirname(exe), "lib", group);
+    if (!existsSync(dir)) throw new Error(`native group "${group}" is missing: expected ${dir} next to the executable`);
+    groupDirs.set(key, dir);
+    return dir;
+  }
   ensurePrivateDir(root);
   const base = join(root, manifest.id);
   mkdirSync(base, { recursive: true, mode: 0o700 });
   const dir = join(base, group);
-  if (!complete(dir, files)) {
+  let index: PackIndex | undefined;
+  const files = () => {
+    index ??= readPackIndex(exe);
+    if (index.id !== manifest.id) throw new Error(`natives pack ${index.id} does not match this build (${manifest.id})`);
+    const f = index.files.filter((x) => x.group === group);
+    if (!f.length) throw new Error(`native group "${group}" is not part of this executable`);
+    return f;
+  };
+  // The folder's name is the content hash, so a complete folder needs no reading of the pack.
+  if (!existsSync(join(dir, ".complete")) || !complete(dir, files())) {
     const tmp = join(base, `.${group}.${process.pid}.${Date.now()}`);
     rmSync(tmp, { recursive: true, force: true });
-    for (const f of files) {
-      const target = join(tmp, f.name);
-      mkdirSync(join(target, ".."), { recursive: true, mode: 0o700 });
-      const bytes = Bun.zstdDecompressSync(readFileSync(f.embedded));
-      if (bytes.length !== f.size) throw new Error(`embedded ${f.name} is damaged (${bytes.length} ≠ ${f.size} bytes)`);
-      const fd = openSync(target, "w", 0o700);
-      try {
-        for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
+    const fd = openSync(exe, "r");
+    try {
+      for (const f of files()) {
+        const target = join(tmp, f.name);
+        mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+        const bytes = Bun.zstdDecompressSync(readAt(fd, index!.dataStart + f.offset, f.length));
+        if (bytes.length !== f.size) throw new Error(`packed ${f.name} is damaged (${bytes.length} ≠ ${f.size} bytes)`);
+        writeFileDurably(target, bytes);
       }
+    } finally {
+      closeSync(fd);
     }
     writeFileSync(join(tmp, ".complete"), manifest.id, { mode: 0o600 });
     try {
       // A damaged earlier extraction is replaced; a concurrent process that won the race is kept.
-      if (existsSync(dir) && !complete(dir, files)) rmSync(dir, { recursive: true, force: true });
+      if (existsSync(dir) && !complete(dir, files())) rmSync(dir, { recursive: true, force: true });
       renameSync(tmp, dir);
     } catch (e) {
       rmSync(tmp, { recursive: true, force: true });
-      if (!complete(dir, files)) throw e;
+      if (!complete(dir, files())) throw e;
     }
+    Bun.gc(true); // the decompressed buffers (up to ~170 MB for LanceDB) are garbage now
   }
-  extracted.set(key, dir);
+  groupDirs.set(key, dir);
   return dir;
 }
 
-/** Loads a Node-API addon from an extracted group. */
+/** Loads a Node-API addon from a native group. */
 export function loadAddon(manifest: NativeManifest, group: string, file: string): any {
-  const path = join(extractGroup(manifest, group), file);
   const module = { exports: {} as any };
-  process.dlopen(module, path);
+  process.dlopen(module, join(nativeGroupDir(manifest, group), file));
   return module.exports;
 }
