@@ -12,6 +12,7 @@ import {
 import type { DocumentService } from "./service.ts";
 import { searchDocuments, type DocFilter } from "./search.ts";
 import { timeField } from "./fields.ts";
+import { STATUSES } from "./rows.ts";
 import { waitForSummary } from "./summary.ts";
 import { downloadUrl, parsePages, previewUrls } from "./urls.ts";
 
@@ -50,12 +51,15 @@ export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Pre
     }
     // Tags are read raw: a tag may contain a comma, so only repetition lists several.
     const tags = new URL(request.url).searchParams.getAll("tags").map((s) => s.trim()).filter(Boolean);
+    const status = q.status as string[] | undefined;
+    const wrong = status?.find((s) => !(STATUSES as readonly string[]).includes(s));
+    if (wrong !== undefined) throw badRequest(`Invalid query parameter 'status': "${wrong.slice(0, 32)}" is not one of ${STATUSES.join(", ")}`);
     return {
       corpusId,
       q: q.q as string | undefined,
       tags,
       tagsMatch: q.tagsMatch as DocFilter["tagsMatch"],
-      status: q.status as string[] | undefined,
+      status,
       contentType: q.contentType as string | undefined,
       lang: q.lang as string | undefined,
       provider: q.provider as string | undefined,

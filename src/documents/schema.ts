@@ -8,6 +8,13 @@ const Tags = t.Array(t.String({ maxLength: 1024 }), { maxItems: 1000, descriptio
 const Time = t.String({ description: "ISO-8601 timestamp" });
 const Chunk = JsonObject("Chunking override handed to the chunker as stored; {} means the platform default");
 const Status = t.UnionEnum([...STATUSES]);
+/**
+ * Enumerated query parameters are patterned strings: Elysia fills an absent UnionEnum query
+ * parameter with its first member (so `order` would always be ASC) and reports its failures
+ * without the parameter's name. `enum` is kept for the OpenAPI document.
+ */
+const QueryEnum = (name: string, values: readonly string[]) =>
+  t.String({ pattern: `^(${values.join("|")})$`, enum: [...values], title: name, description: `One of ${values.join(", ")}` });
 
 export const DocInit = t.Object({
   corpusId: t.String({ format: "uuid" }),
@@ -83,7 +90,8 @@ const Repeatable = (d: string) => t.Optional(t.Array(t.String(), { description: 
 
 export const DocListQuery = t.Object({
   corpusId: t.String({ format: "uuid" }),
-  status: t.Optional(t.Array(Status, { description: "Repeatable or comma-separated; any listed state matches" })),
+  // Checked by the route (an array query failure would not name the parameter).
+  status: t.Optional(t.Array(t.String({ enum: [...STATUSES] }), { description: "Repeatable or comma-separated; any listed state matches" })),
   tags: Repeatable("Matches documents with at least one of these tags (repeat the parameter; a tag may contain commas)"),
   ...PageQuery,
 });
@@ -91,14 +99,14 @@ export const DocListQuery = t.Object({
 export const DocSearchQuery = t.Object({
   ...DocListQuery.properties,
   q: t.Optional(t.String({ maxLength: 1024, description: "Filename prefix, case-insensitive; * is the only wildcard" })),
-  tagsMatch: t.Optional(t.UnionEnum(["ANY", "ALL"])),
+  tagsMatch: t.Optional(QueryEnum("tagsMatch", ["ANY", "ALL"])),
   contentType: t.Optional(t.String()),
   lang: t.Optional(t.String()),
   provider: t.Optional(t.String()),
   createdAfter: t.Optional(t.String({ description: "Inclusive ISO-8601 bound" })),
   createdBefore: t.Optional(t.String({ description: "Exclusive ISO-8601 bound" })),
-  sort: t.Optional(t.UnionEnum(["CREATED_AT", "UPDATED_AT", "FILENAME", "SIZE"] as const satisfies readonly (keyof typeof SORTS)[])),
-  order: t.Optional(t.UnionEnum(["ASC", "DESC"])),
+  sort: t.Optional(QueryEnum("sort", Object.keys(SORTS))),
+  order: t.Optional(QueryEnum("order", ["ASC", "DESC"])),
 });
 
 export const PreviewQuery = t.Object({
