@@ -13,14 +13,16 @@ export interface FusedHit {
 }
 
 /**
- * Reciprocal rank fusion: score = Σ 1 / (k + rank) over the lists a chunk appears in. Ranks,
+ * Reciprocal rank fusion: score = Σ w / (k + rank) over the lists a chunk appears in (w = the
+ * list's weight, 1 by default). Ranks,
  * not raw scores, are fused because cosine similarities and BM25 scores live on unrelated
  * scales. A chunk listed twice in one list counts once, at its best rank. Ties go to the better
  * best rank, then to the chunk id, so the order is deterministic.
  */
-export function reciprocalRankFusion(lists: VectorHit[][], k = RRF_K): FusedHit[] {
+export function reciprocalRankFusion(lists: VectorHit[][], k = RRF_K, weights: number[] = []): FusedHit[] {
   const fused = new Map<string, FusedHit>();
-  for (const list of lists) {
+  lists.forEach((list, li) => {
+    const w = weights[li] ?? 1;
     const seen = new Set<string>();
     list.forEach((hit, i) => {
       if (seen.has(hit.chunkId)) return;
@@ -28,13 +30,13 @@ export function reciprocalRankFusion(lists: VectorHit[][], k = RRF_K): FusedHit[
       const rank = i + 1;
       const cur = fused.get(hit.chunkId);
       if (cur) {
-        cur.score += 1 / (k + rank);
+        cur.score += w / (k + rank);
         cur.bestRank = Math.min(cur.bestRank, rank);
       } else {
-        fused.set(hit.chunkId, { chunkId: hit.chunkId, documentId: hit.documentId, corpusId: hit.corpusId, score: 1 / (k + rank), bestRank: rank });
+        fused.set(hit.chunkId, { chunkId: hit.chunkId, documentId: hit.documentId, corpusId: hit.corpusId, score: w / (k + rank), bestRank: rank });
       }
     });
-  }
+  });
   return [...fused.values()].sort(
     (a, b) => b.score - a.score || a.bestRank - b.bestRank || (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0),
   );

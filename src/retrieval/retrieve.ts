@@ -13,6 +13,8 @@ export interface RetrieveOptions {
   /** Candidates asked of each index per round; default max(topK × DEPTH_FACTOR, MIN_DEPTH). */
   depth?: number;
   rrfK?: number;
+  /** Weight of the vector list against the BM25 list in the fusion (default VECTOR_WEIGHT). */
+  vectorWeight?: number;
 }
 
 export interface RetrievedChunk {
@@ -32,6 +34,8 @@ export interface RetrievedChunk {
 /** Each list is read deeper than topK: fusion needs overlap, and the live filter may drop hits. */
 export const DEPTH_FACTOR = 4;
 export const MIN_DEPTH = 20;
+/** Equal weights: on the evaluation set no weighting changed hit@1 (scripts/eval-retrieval.ts --vector-weight). */
+export const VECTOR_WEIGHT = 1;
 /** Re-ask with a deeper list this many times when deleted chunks left fewer than topK. */
 const MAX_ROUNDS = 3;
 
@@ -86,8 +90,8 @@ export async function retrieve(
     ]);
     // The port promises scoping; this re-check makes a driver bug unable to leak across corpora.
     const allowed = new Set(corpusIds);
-    const lists = [byVector, byText].filter((l) => l.length).map((l) => l.filter((h) => allowed.has(h.corpusId)));
-    const fused = reciprocalRankFusion(lists, opts.rrfK ?? RRF_K);
+    const lists = [byVector, byText].map((l) => l.filter((h) => allowed.has(h.corpusId)));
+    const fused = reciprocalRankFusion(lists, opts.rrfK ?? RRF_K, [opts.vectorWeight ?? VECTOR_WEIGHT, 1]);
     const live = liveChunkIds(ctx.db, orgId, fused.map((h) => h.chunkId));
     const kept = fused.filter((h) => live.has(h.chunkId)).slice(0, topK);
     const saturated = byVector.length >= depth || byText.length >= depth;

@@ -1,0 +1,188 @@
+/**
+ * Evaluation corpus: 22 documents of three pages each, on unrelated topics that still share
+ * everyday vocabulary (schedule, temperature, minutes, maintenance…), so lexical matching alone
+ * is not enough. Each question has one expected (document, page); it is phrased the way a user
+ * would ask, often without the document's exact words.
+ */
+export interface EvalDoc { name: string; pages: string[][] }
+export interface EvalQuestion { q: string; doc: string; page: number }
+
+export const DOCS: EvalDoc[] = [
+  { name: "espresso-machine.pdf", pages: [
+    ["The Brava espresso machine heats water to 93 degrees Celsius before extraction.", "A double shot uses eighteen grams of finely ground coffee."],
+    ["Descale the boiler every two months with a citric acid solution.", "Hard water shortens the life of the heating element."],
+    ["The steam wand must be purged for two seconds after frothing milk.", "Milk should be frothed to about 65 degrees for a latte."],
+  ] },
+  { name: "bike-maintenance.pdf", pages: [
+    ["Road bike tyres are usually inflated to between 80 and 100 psi.", "Check tyre pressure before every ride."],
+    ["Clean and lubricate the chain every 300 kilometres.", "A stretched chain wears out the cassette and chainrings."],
+    ["Replace brake pads when the groove indicator disappears.", "Disc brake rotors must never touch oil or grease."],
+  ] },
+  { name: "tomato-growing.pdf", pages: [
+    ["Sow tomato seeds indoors six to eight weeks before the last frost.", "Seedlings need sixteen hours of light per day."],
+    ["Transplant tomatoes outdoors when night temperatures stay above 10 degrees.", "Bury the stem deeply so it grows extra roots."],
+    ["Water tomatoes deeply twice a week rather than a little every day.", "Blossom end rot is caused by irregular watering and calcium shortage."],
+  ] },
+  { name: "employee-handbook.pdf", pages: [
+    ["Full-time employees receive 25 days of paid annual leave.", "Leave requests must be submitted two weeks in advance."],
+    ["Remote work is allowed up to three days per week with manager approval.", "Core hours are from 10 am to 3 pm."],
+    ["Expense claims must be filed within 30 days with original receipts.", "Travel in business class requires director sign-off."],
+  ] },
+  { name: "solar-inverter.pdf", pages: [
+    ["The SunFlow 5000 inverter converts up to 5 kilowatts of direct current.", "Its peak efficiency is 97.6 percent."],
+    ["Error code E21 means the grid voltage is outside the allowed range.", "Error code E34 signals an insulation fault on the panel strings."],
+    ["Clean the inverter's cooling fins every six months.", "The unit must be installed out of direct sunlight."],
+  ] },
+  { name: "sourdough-bread.pdf", pages: [
+    ["Feed the sourdough starter with equal weights of flour and water.", "A healthy starter doubles in volume within six hours."],
+    ["The dough needs a bulk fermentation of four to five hours at room temperature.", "Perform four sets of stretch and folds during the first two hours."],
+    ["Bake the loaf at 250 degrees in a covered Dutch oven for twenty minutes.", "Remove the lid and bake another twenty five minutes until deeply browned."],
+  ] },
+  { name: "lighthouse-history.pdf", pages: [
+    ["The Pharos of Alexandria was built in the third century BC.", "It stood more than one hundred metres tall."],
+    ["Fresnel lenses, invented in 1822, made lighthouse beams visible for twenty miles.", "Augustin Fresnel was a French physicist."],
+    ["The last manned lighthouse in Britain was automated in 1998.", "Keepers traditionally worked in shifts of four hours."],
+  ] },
+  { name: "python-style-guide.pdf", pages: [
+    ["Indent Python code with four spaces, never tabs.", "Limit all lines to a maximum of 79 characters."],
+    ["Function names use lowercase words separated by underscores.", "Class names use the CapWords convention."],
+    ["Imports go at the top of the file, grouped as standard library, third party, then local.", "Avoid wildcard imports."],
+  ] },
+  { name: "first-aid.pdf", pages: [
+    ["For adult CPR, give chest compressions at a rate of 100 to 120 per minute.", "Press down at least five centimetres on the centre of the chest."],
+    ["Cool a burn under running water for twenty minutes.", "Do not apply ice or butter to a burn."],
+    ["For a nosebleed, lean forward and pinch the soft part of the nose for ten minutes.", "Do not tilt the head backwards."],
+  ] },
+  { name: "mars-rovers.pdf", pages: [
+    ["Curiosity landed in Gale Crater in August 2012.", "It is powered by a radioisotope thermoelectric generator."],
+    ["Perseverance carried the Ingenuity helicopter to Mars.", "Ingenuity made the first powered flight on another planet in April 2021."],
+    ["Opportunity operated for almost fifteen years, far beyond its ninety day plan.", "A dust storm ended its mission in 2018."],
+  ] },
+  { name: "wine-tasting.pdf", pages: [
+    ["Serve light red wines such as Pinot Noir slightly chilled at about 14 degrees.", "Full-bodied reds are best at 16 to 18 degrees."],
+    ["Tannins come from grape skins, seeds and oak barrels.", "They create a drying sensation in the mouth."],
+    ["Decant old vintage wines to separate them from their sediment.", "Young wines benefit from decanting to breathe."],
+  ] },
+  { name: "home-insurance.pdf", pages: [
+    ["The standard policy covers fire, theft and storm damage to the building.", "Flood damage requires an additional rider."],
+    ["Claims must be reported within 14 days of the incident.", "Photographs of the damage speed up the assessment."],
+    ["The excess for water leak claims is 500 euros.", "Jewellery over 2000 euros must be listed individually."],
+  ] },
+  { name: "guitar-basics.pdf", pages: [
+    ["Standard guitar tuning from the lowest string is E A D G B E.", "Use a clip-on tuner in noisy rooms."],
+    ["A G major chord uses the third fret of the low E string.", "Practise switching between G, C and D chords slowly."],
+    ["Change nylon strings every three months if you play daily.", "New strings need a few days to stretch and hold their pitch."],
+  ] },
+  { name: "data-retention-policy.pdf", pages: [
+    ["Customer invoices are retained for ten years for tax purposes.", "Marketing contact lists are purged after two years of inactivity."],
+    ["Server access logs are kept for ninety days.", "Security incident records are kept for five years."],
+    ["Personal data must be erased within thirty days of a valid deletion request.", "Backups are overwritten on a rolling 35 day cycle."],
+  ] },
+  { name: "volcanoes.pdf", pages: [
+    ["Mauna Loa in Hawaii is the largest active volcano on Earth by volume.", "Shield volcanoes have gentle slopes built by fluid lava."],
+    ["Pyroclastic flows can travel faster than 100 kilometres per hour.", "They are mixtures of hot gas and volcanic ash."],
+    ["The 1815 eruption of Tambora caused the year without a summer.", "Crops failed across Europe and North America in 1816."],
+  ] },
+  { name: "electric-car-charging.pdf", pages: [
+    ["A home wallbox charges at up to 11 kilowatts on a three phase supply.", "A full charge of a 60 kWh battery takes about six hours."],
+    ["DC fast chargers deliver 150 kilowatts or more.", "Charging slows down above eighty percent state of charge."],
+    ["Cold weather reduces range by up to thirty percent.", "Preconditioning the battery before driving helps in winter."],
+  ] },
+  { name: "chess-openings.pdf", pages: [
+    ["The Sicilian Defence begins with 1. e4 c5.", "It is the most popular response to the king's pawn opening."],
+    ["The Queen's Gambit starts with 1. d4 d5 2. c4.", "White offers a pawn to gain central control."],
+    ["Castle early to protect the king and connect the rooks.", "Avoid moving the same piece twice in the opening."],
+  ] },
+  { name: "beekeeping.pdf", pages: [
+    ["A healthy colony in summer holds around fifty thousand bees.", "The queen lays up to two thousand eggs a day."],
+    ["Inspect hives every seven to ten days during swarming season.", "Queen cells along the frame bottom signal an upcoming swarm."],
+    ["Treat for varroa mites in late summer after the honey harvest.", "Oxalic acid treatment works best when the colony is broodless."],
+  ] },
+  { name: "network-router-manual.pdf", pages: [
+    ["The router's admin page is reachable at 192.168.1.1.", "The default administrator password is printed on the label underneath."],
+    ["Hold the reset button for ten seconds to restore factory settings.", "All custom settings are lost after a reset."],
+    ["The 5 GHz band is faster but has a shorter range than 2.4 GHz.", "Enable WPA3 encryption for the best wireless security."],
+  ] },
+  { name: "marathon-training.pdf", pages: [
+    ["A beginner marathon plan lasts sixteen to twenty weeks.", "The weekly long run grows by no more than ten percent."],
+    ["Take in 30 to 60 grams of carbohydrate per hour during long runs.", "Practise race-day nutrition during training."],
+    ["Taper by reducing mileage over the final three weeks.", "Sleep is the most important recovery tool."],
+  ] },
+  { name: "museum-visitor-guide.pdf", pages: [
+    ["The museum opens daily from 9 am to 6 pm, and until 9 pm on Fridays.", "Entry is free for visitors under eighteen."],
+    ["Photography without flash is allowed in the permanent collection.", "Large bags must be left in the cloakroom."],
+    ["Guided tours in French and German start at 11 am on weekends.", "The rooftop cafe serves lunch from noon."],
+  ] },
+  { name: "aquarium-care.pdf", pages: [
+    ["Tropical fish need water between 24 and 27 degrees Celsius.", "Use a heater with a built-in thermostat."],
+    ["Change fifteen percent of the tank water every week.", "Treat tap water with a dechlorinator before adding it."],
+    ["Cycle a new tank for four to six weeks before adding fish.", "Ammonia and nitrite should read zero before stocking."],
+  ] },
+];
+
+export const QUESTIONS: EvalQuestion[] = [
+  { q: "What water temperature does the Brava espresso machine reach?", doc: "espresso-machine.pdf", page: 1 },
+  { q: "How often should I descale my coffee machine?", doc: "espresso-machine.pdf", page: 2 },
+  { q: "How hot should milk be frothed for a latte?", doc: "espresso-machine.pdf", page: 3 },
+  { q: "What pressure should road bike tires have?", doc: "bike-maintenance.pdf", page: 1 },
+  { q: "How often do I need to oil the bicycle chain?", doc: "bike-maintenance.pdf", page: 2 },
+  { q: "When are brake pads worn out?", doc: "bike-maintenance.pdf", page: 3 },
+  { q: "When should tomato seeds be sown?", doc: "tomato-growing.pdf", page: 1 },
+  { q: "What causes blossom end rot?", doc: "tomato-growing.pdf", page: 3 },
+  { q: "At what night temperature can tomato plants go outside?", doc: "tomato-growing.pdf", page: 2 },
+  { q: "How many days of holiday do full-time staff get?", doc: "employee-handbook.pdf", page: 1 },
+  { q: "How many days a week can I work from home?", doc: "employee-handbook.pdf", page: 2 },
+  { q: "What is the deadline for filing expense claims?", doc: "employee-handbook.pdf", page: 3 },
+  { q: "What does inverter error E34 mean?", doc: "solar-inverter.pdf", page: 2 },
+  { q: "How efficient is the SunFlow inverter?", doc: "solar-inverter.pdf", page: 1 },
+  { q: "How often should the inverter cooling fins be cleaned?", doc: "solar-inverter.pdf", page: 3 },
+  { q: "How do I feed a sourdough starter?", doc: "sourdough-bread.pdf", page: 1 },
+  { q: "How long is bulk fermentation for sourdough?", doc: "sourdough-bread.pdf", page: 2 },
+  { q: "At what oven temperature is the loaf baked?", doc: "sourdough-bread.pdf", page: 3 },
+  { q: "How tall was the lighthouse of Alexandria?", doc: "lighthouse-history.pdf", page: 1 },
+  { q: "Who invented the lens used in lighthouses?", doc: "lighthouse-history.pdf", page: 2 },
+  { q: "When was the last British lighthouse automated?", doc: "lighthouse-history.pdf", page: 3 },
+  { q: "Should Python code be indented with tabs or spaces?", doc: "python-style-guide.pdf", page: 1 },
+  { q: "How should Python class names be written?", doc: "python-style-guide.pdf", page: 2 },
+  { q: "In what order should imports be grouped?", doc: "python-style-guide.pdf", page: 3 },
+  { q: "How fast should chest compressions be during CPR?", doc: "first-aid.pdf", page: 1 },
+  { q: "How long should a burn be cooled with water?", doc: "first-aid.pdf", page: 2 },
+  { q: "What should you do for a nose bleed?", doc: "first-aid.pdf", page: 3 },
+  { q: "Where did the Curiosity rover land?", doc: "mars-rovers.pdf", page: 1 },
+  { q: "When was the first powered helicopter flight on Mars?", doc: "mars-rovers.pdf", page: 2 },
+  { q: "What ended the Opportunity mission?", doc: "mars-rovers.pdf", page: 3 },
+  { q: "At what temperature should Pinot Noir be served?", doc: "wine-tasting.pdf", page: 1 },
+  { q: "Where do tannins in wine come from?", doc: "wine-tasting.pdf", page: 2 },
+  { q: "Why decant an old vintage wine?", doc: "wine-tasting.pdf", page: 3 },
+  { q: "Does the home insurance policy cover floods?", doc: "home-insurance.pdf", page: 1 },
+  { q: "Within how many days must an insurance claim be reported?", doc: "home-insurance.pdf", page: 2 },
+  { q: "What is the excess for a water leak claim?", doc: "home-insurance.pdf", page: 3 },
+  { q: "What is standard guitar tuning?", doc: "guitar-basics.pdf", page: 1 },
+  { q: "How often should nylon guitar strings be changed?", doc: "guitar-basics.pdf", page: 3 },
+  { q: "How long are server access logs kept?", doc: "data-retention-policy.pdf", page: 2 },
+  { q: "How quickly must personal data be erased after a deletion request?", doc: "data-retention-policy.pdf", page: 3 },
+  { q: "How long are customer invoices retained?", doc: "data-retention-policy.pdf", page: 1 },
+  { q: "Which is the largest active volcano?", doc: "volcanoes.pdf", page: 1 },
+  { q: "How fast do pyroclastic flows move?", doc: "volcanoes.pdf", page: 2 },
+  { q: "Which eruption caused the year without a summer?", doc: "volcanoes.pdf", page: 3 },
+  { q: "How long does it take to fully charge an electric car at home?", doc: "electric-car-charging.pdf", page: 1 },
+  { q: "Why does charging slow down at high battery levels?", doc: "electric-car-charging.pdf", page: 2 },
+  { q: "How much range does an EV lose in cold weather?", doc: "electric-car-charging.pdf", page: 3 },
+  { q: "What are the first moves of the Sicilian Defence?", doc: "chess-openings.pdf", page: 1 },
+  { q: "What does White give up in the Queen's Gambit?", doc: "chess-openings.pdf", page: 2 },
+  { q: "How many eggs does a queen bee lay per day?", doc: "beekeeping.pdf", page: 1 },
+  { q: "When should beekeepers treat for varroa mites?", doc: "beekeeping.pdf", page: 3 },
+  { q: "How do I know a colony is about to swarm?", doc: "beekeeping.pdf", page: 2 },
+  { q: "What is the IP address of the router admin page?", doc: "network-router-manual.pdf", page: 1 },
+  { q: "How do I factory reset the router?", doc: "network-router-manual.pdf", page: 2 },
+  { q: "Which wifi band has a longer range?", doc: "network-router-manual.pdf", page: 3 },
+  { q: "How much carbohydrate should runners eat per hour on long runs?", doc: "marathon-training.pdf", page: 2 },
+  { q: "How long does a beginner marathon training plan take?", doc: "marathon-training.pdf", page: 1 },
+  { q: "When should I taper before the race?", doc: "marathon-training.pdf", page: 3 },
+  { q: "Until what time is the museum open on Fridays?", doc: "museum-visitor-guide.pdf", page: 1 },
+  { q: "Can I take photos in the museum?", doc: "museum-visitor-guide.pdf", page: 2 },
+  { q: "When do guided tours in German start?", doc: "museum-visitor-guide.pdf", page: 3 },
+  { q: "What water temperature do tropical fish need?", doc: "aquarium-care.pdf", page: 1 },
+  { q: "How much aquarium water should be changed each week?", doc: "aquarium-care.pdf", page: 2 },
+  { q: "How long should a new fish tank be cycled?", doc: "aquarium-care.pdf", page: 3 },
+];
