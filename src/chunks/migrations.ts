@@ -1,4 +1,5 @@
 import type { Migration } from "../store/migration.ts";
+import { TERM, treeOf } from "./terms.ts";
 
 /**
  * Chunk ids come from store/ids.ts orderedId(), so "first page, then id" is reading order.
@@ -17,6 +18,55 @@ export const migrations: Migration[] = [
       CREATE INDEX chunks_order ON chunks(org_id, deleted_at, document_id, first_page, id);
       CREATE INDEX chunks_doc ON chunks(org_id, document_id, generation);
       CREATE INDEX chunks_hash ON chunks(org_id, hash);
+    `,
+  },
+  {
+    // "Ordered by document" must let a client walk pageIndex without repeats or skips while other
+    // documents are ingested. doc_seq numbers each (document, generation) chunk set in commit
+    // order: the trigger runs inside the inserting transaction and SQLite has one writer at a
+    // time, so a set committed later always gets a larger number. New chunks therefore only ever
+    // append after everything a reader has already seen. Rows written before this migration are
+    // numbered by their earliest created_at.
+    //
+    // chunk_terms is the metadata search index (see terms.ts) over undeleted chunks, keyed by
+    // the organization's rowid and the chunk's rowid to stay small; it carries doc_seq so a
+    // match is counted per document from the index alone. Triggers keep it in step with
+    // whatever writes chunks, ingestion included.
+    id: "chunks-002",
+    sql: `
+      ALTER TABLE chunks ADD COLUMN doc_seq INTEGER;
+      WITH g AS (
+        SELECT document_id, generation, ROW_NUMBER() OVER (ORDER BY min(created_at), document_id, generation) AS n
+        FROM chunks GROUP BY document_id, generation)
+      UPDATE chunks SET doc_seq = (SELECT n FROM g WHERE g.document_id = chunks.document_id AND g.generation = chunks.generation);
+      CREATE INDEX chunks_doc_seq ON chunks(doc_seq);
+      CREATE INDEX chunks_reading ON chunks(org_id, doc_seq, first_page, id) WHERE deleted_at IS NULL;
+      CREATE TABLE chunk_terms (
+        org_key INTEGER NOT NULL, term TEXT NOT NULL, doc_seq INTEGER NOT NULL, chunk_key INTEGER NOT NULL,
+        PRIMARY KEY (org_key, term, doc_seq, chunk_key)) WITHOUT ROWID;
+      CREATE INDEX chunk_terms_chunk ON chunk_terms(chunk_key);
+      INSERT OR IGNORE INTO chunk_terms
+        SELECT COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = c.org_id), 0), ${TERM} AS term, c.doc_seq, c.rowid
+        FROM chunks c, ${treeOf("c.metadata")} WHERE c.deleted_at IS NULL AND term IS NOT NULL;
+      CREATE TRIGGER chunks_ins AFTER INSERT ON chunks BEGIN
+        UPDATE chunks SET doc_seq = COALESCE(NEW.doc_seq,
+          (SELECT s.doc_seq FROM chunks s WHERE s.org_id = NEW.org_id AND s.document_id = NEW.document_id
+             AND s.generation = NEW.generation AND s.doc_seq IS NOT NULL LIMIT 1),
+          (SELECT COALESCE(MAX(m.doc_seq), 0) + 1 FROM chunks m))
+        WHERE rowid = NEW.rowid;
+        INSERT OR IGNORE INTO chunk_terms
+          SELECT COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = NEW.org_id), 0), ${TERM} AS term, c.doc_seq, NEW.rowid
+          FROM chunks c, ${treeOf("NEW.metadata")} WHERE c.rowid = NEW.rowid AND NEW.deleted_at IS NULL AND term IS NOT NULL;
+      END;
+      CREATE TRIGGER chunks_upd AFTER UPDATE OF metadata, deleted_at ON chunks BEGIN
+        DELETE FROM chunk_terms WHERE chunk_key = OLD.rowid;
+        INSERT OR IGNORE INTO chunk_terms
+          SELECT COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = NEW.org_id), 0), ${TERM} AS term, NEW.doc_seq, NEW.rowid
+          FROM ${treeOf("NEW.metadata")} WHERE NEW.deleted_at IS NULL AND term IS NOT NULL;
+      END;
+      CREATE TRIGGER chunks_del AFTER DELETE ON chunks BEGIN
+        DELETE FROM chunk_terms WHERE chunk_key = OLD.rowid;
+      END;
     `,
   },
 ];

@@ -6,6 +6,8 @@ import { errorHandler } from "./error-handler.ts";
 import { authRoutes } from "../auth/routes.ts";
 import { corpusRoutes } from "../corpus/routes.ts";
 import { corpusService } from "../corpus/service.ts";
+import { chunkRoutes } from "../chunks/routes.ts";
+import { chunkService } from "../chunks/service.ts";
 import { configRoutes } from "./config-routes.ts";
 import { sessionRoutes } from "../sessions/routes.ts";
 import { sessionService } from "../sessions/service.ts";
@@ -50,6 +52,7 @@ export function buildApp(ctx: AppContext, services: Services) {
     .use(authRoutes(ctx))
     .use(configRoutes(ctx))
     .use(corpusRoutes(ctx, services.corpora))
+    .use(chunkRoutes(ctx, services.chunks))
     .use(documentWiring.routes(ctx, services))
     .use(sessionRoutes(ctx, services.sessions))
     .use(agentRoutes(ctx, services.agents))
@@ -61,6 +64,7 @@ export function buildApp(ctx: AppContext, services: Services) {
 export function buildServices(ctx: AppContext): Services {
   return {
     corpora: corpusService(ctx.db, ctx.clock),
+    chunks: chunkService(ctx.db, ctx.clock, () => ctx.vectors),
     ...documentWiring.services(ctx),
     sessions: sessionService(ctx.db, ctx.clock),
     agents: agentService(ctx.db, ctx.clock, ctx.models),

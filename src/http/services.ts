@@ -1,4 +1,5 @@
 import type { CorpusService } from "../corpus/service.ts";
+import type { ChunkService } from "../chunks/service.ts";
 import type { DocumentService } from "../documents/service.ts";
 import type { Presigner } from "../storage/presigner.ts";
 import type { PostService } from "../posts/service.ts";
@@ -10,6 +11,7 @@ import type { UsageService } from "../usage/service.ts";
 /** The services built once at start and shared by the routes. */
 export interface Services {
   corpora: CorpusService;
+  chunks: ChunkService;
   documents: DocumentService;
   /** Presigned storage URLs; `storageSecret` signs and verifies them (src/storage). */
   presigner: Presigner;

@@ -1,0 +1,141 @@
+import type { Db } from "../store/db.ts";
+import { contains } from "./containment.ts";
+
+/**
+ * The chunk search engine. Order: doc_seq (commit order of the document's chunk set, see
+ * migrations.ts), then first page, then id. Counting is done per document group first, from
+ * an index, and liveness is checked once per group against documents; the page is then read
+ * from the few groups it spans. Deep pages and exact totals therefore cost one pass over an
+ * index, never a per-row join.
+ */
+export interface Filter {
+  corpusId?: string;
+  documentId?: string;
+  hash?: string;
+  page?: number;
+  match?: Match;
+}
+
+/** Metadata match: every set of terms must have one member present; `test` is the exact rule. */
+export interface Match {
+  conds: string[][];
+  exact: boolean;
+  test: (metadata: unknown) => boolean;
+}
+
+export interface ChunkRow {
+  rowid: number;
+  id: string;
+  document_id: string;
+  corpus_id: string;
+  pages: string;
+  hash: string;
+  metadata: string;
+  body?: string | null;
+}
+
+type P = Record<string, string | number>;
+
+const termExists = (conds: string[][], params: P, chunkKey: string, seq: string) =>
+  conds.map((set, i) => {
+    const names = set.map((term, j) => ((params[`t${i}_${j}`] = term), `$t${i}_${j}`));
+    return `EXISTS (SELECT 1 FROM chunk_terms x${i} WHERE x${i}.org_key = $ok AND x${i}.term IN (${names.join(",")})
+      AND x${i}.doc_seq = ${seq} AND x${i}.chunk_key = ${chunkKey})`;
+  });
+
+export function searchChunks(db: Db, orgId: string, f: Filter, o: { pageSize: number; pageIndex: number; body: boolean }) {
+  const orgKey = db.query<{ k: number }, [string]>("SELECT rowid AS k FROM orgs WHERE id = ?").get(orgId)?.k ?? 0;
+  const params: P = { org: orgId, ok: orgKey };
+  const rowPreds: string[] = [];
+  if (f.hash !== undefined) rowPreds.push("c.hash = $hash"), (params.hash = f.hash);
+  if (f.page !== undefined) {
+    rowPreds.push("c.first_page BETWEEN 1 AND $page AND EXISTS (SELECT 1 FROM json_each(c.pages) WHERE value = $page)");
+    params.page = f.page;
+  }
+  if (f.documentId !== undefined) rowPreds.push("c.document_id = $doc"), (params.doc = f.documentId);
+  if (f.corpusId !== undefined) rowPreds.push("c.corpus_id = $corpus"), (params.corpus = f.corpusId);
+  const conds = f.match?.conds ?? [];
+
+  // Group counts: from the term index when a metadata match is the main filter, else from chunks.
+  let groupSql: string;
+  if (conds.length > 0 && f.hash === undefined && f.page === undefined && f.documentId === undefined) {
+    const ordered = orderBySelectivity(db, orgKey, conds);
+    const [first, ...rest] = ordered;
+    const names = first!.map((term, j) => ((params[`d_${j}`] = term), `$d_${j}`));
+    groupSql = `SELECT t.doc_seq AS s, count(*) AS n FROM chunk_terms t WHERE t.org_key = $ok AND t.term IN (${names.join(",")})
+      ${termExists(rest, params, "t.chunk_key", "t.doc_seq").map((e) => `AND ${e}`).join(" ")} GROUP BY t.doc_seq`;
+  } else {
+    const preds = [...rowPreds.filter((p) => !p.includes("$corpus")), ...termExists(conds, params, "c.rowid", "c.doc_seq")];
+    groupSql = `SELECT c.doc_seq AS s, count(*) AS n FROM chunks c WHERE c.org_id = $org AND c.deleted_at IS NULL
+      ${preds.map((p) => `AND ${p}`).join(" ")} GROUP BY c.doc_seq`;
+  }
+  const docPreds = [f.corpusId !== undefined ? "AND d.corpus_id = $corpus" : "", f.documentId !== undefined ? "AND d.id = $doc" : ""].join(" ");
+  const groups = db
+    .query<{ s: number; n: number }, P>(
+      `WITH g AS (${groupSql})
+       SELECT g.s, g.n FROM g JOIN chunks k ON k.rowid = (SELECT rowid FROM chunks WHERE doc_seq = g.s LIMIT 1)
+       JOIN documents d ON d.id = k.document_id AND d.org_id = $org AND d.generation = k.generation
+       WHERE d.deleted_at IS NULL AND d.status = 'READY' ${docPreds} ORDER BY g.s`,
+    )
+    .all(params);
+
+  const cols = `c.rowid, c.id, c.document_id, c.corpus_id, c.pages, c.hash, c.metadata${o.body ? ", c.body" : ""}`;
+  const allPreds = [...rowPreds, ...termExists(conds, params, "c.rowid", "c.doc_seq")].map((p) => `AND ${p}`).join(" ");
+  const read = (seqs: number[], limit: number, offset: number, what = cols) =>
+    seqs.length === 0
+      ? []
+      : db
+          .query<ChunkRow, P>(
+            `SELECT ${what} FROM chunks c WHERE c.org_id = $org AND c.deleted_at IS NULL AND c.doc_seq IN (${seqs.join(",")})
+             ${allPreds} ORDER BY c.doc_seq, c.first_page, c.id LIMIT ${limit} OFFSET ${offset}`,
+          )
+          .all(params);
+
+  const start = o.pageIndex * o.pageSize;
+  if (!f.match || f.match.exact) {
+    const total = groups.reduce((a, g) => a + g.n, 0);
+    const seqs: number[] = [];
+    let before = 0;
+    let inner = 0;
+    for (const g of groups) {
+      if (before + g.n <= start) {
+        before += g.n;
+        continue;
+      }
+      if (seqs.length === 0) inner = start - before;
+      seqs.push(g.s);
+      before += g.n;
+      if (before >= start + o.pageSize) break;
+    }
+    return { total, rows: read(seqs, o.pageSize, inner) };
+  }
+  // Inexact fragment: the terms narrowed the candidates; containment decides, in order.
+  const test = f.match.test;
+  const hits = read(groups.map((g) => g.s), -1, 0, "c.rowid, c.metadata").filter((r) => test(parse(r.metadata)));
+  const pageKeys = hits.slice(start, start + o.pageSize).map((r) => r.rowid);
+  const rows = pageKeys.length
+    ? db.query<ChunkRow, []>(`SELECT ${cols} FROM chunks c WHERE c.rowid IN (${pageKeys.join(",")}) ORDER BY c.doc_seq, c.first_page, c.id`).all()
+    : [];
+  return { total: hits.length, rows };
+}
+
+const parse = (s: string): unknown => {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return {};
+  }
+};
+
+/** Rarest term set first: it drives the scan, the others are probed by key. */
+function orderBySelectivity(db: Db, orgKey: number, conds: string[][]): string[][] {
+  const est = (set: string[]) =>
+    db
+      .query<{ n: number }, (string | number)[]>(
+        `SELECT count(*) AS n FROM (SELECT 1 FROM chunk_terms WHERE org_key = ? AND term IN (${set.map(() => "?").join(",")}) LIMIT 2000)`,
+      )
+      .get(orgKey, ...set)!.n;
+  return conds.map((c) => ({ c, n: est(c) })).sort((a, b) => a.n - b.n).map((x) => x.c);
+}
+
+export { contains };
