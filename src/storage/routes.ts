@@ -30,6 +30,7 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
     .put(
       "/storage/*",
       async ({ request }) => {
+        const t0 = performance.now();
         const { key, query } = keyOf(request);
         const v = verify(secret, "PUT", key, query, ctx.clock.now());
         if (!v.ok) return storageError(request, v.status, v.code, v.message, key);
@@ -50,9 +51,11 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
           return storageError(request, 412, "PreconditionFailed", "This upload URL was already used, is in use, or no longer matches the document", key);
         }
         try {
-          const { size, etag } = await streamToBlob(blobs, key, request.body, max);
+          const { size, etag, fsyncMs } = await streamToBlob(blobs, key, request.body, max);
           completeGrant(ctx.db, nonce, size, ctx.clock.now());
-          return new Response(null, { status: 200, headers: { etag: `"${etag}"` } });
+          // Server-Timing lets a client (scripts/bench-upload.ts) split network time from storage time.
+          const timing = `fsync;dur=${fsyncMs.toFixed(2)}, total;dur=${(performance.now() - t0).toFixed(2)}`;
+          return new Response(null, { status: 200, headers: { etag: `"${etag}"`, "server-timing": timing } });
         } catch (e) {
           releaseGrant(ctx.db, nonce); // nothing was written: the URL may be retried until it expires
           if (e instanceof TooLarge) return storageError(request, 413, "EntityTooLarge", e.message, key);

@@ -21,11 +21,12 @@ export async function streamToBlob(
   key: string,
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
-): Promise<{ size: number; etag: string }> {
+): Promise<{ size: number; etag: string; fsyncMs: number }> {
   const tmp = blobs.tempPath(key);
   let fd = openSync(tmp, "w", 0o600);
   let size = 0;
   const md5 = new Bun.CryptoHasher("md5");
+  let fsyncMs = 0;
   try {
     if (body) {
       for await (const chunk of body) {
@@ -36,7 +37,9 @@ export async function streamToBlob(
         md5.update(chunk);
       }
     }
+    const f0 = performance.now();
     await fsyncAsync(fd); // on the thread pool, so other requests keep flowing meanwhile
+    fsyncMs = performance.now() - f0;
     closeSync(fd);
     fd = -1;
     blobs.commitTemp(tmp, key, true);
@@ -45,5 +48,5 @@ export async function streamToBlob(
     rmSync(tmp, { force: true });
     throw e;
   }
-  return { size, etag: md5.digest("hex") };
+  return { size, etag: md5.digest("hex"), fsyncMs };
 }
