@@ -2,6 +2,34 @@ import type { Migration } from "../store/migration.ts";
 import { TERM, treeOf } from "./terms.ts";
 
 /**
+ * Keep doc_seq and chunk_terms in step with chunk writes. A chunk set gets the doc_seq of its
+ * (document, generation) if one exists, else the next number; terms exist only while the chunk
+ * is undeleted. Terms key chunks by rowid: chunks must never be rebuilt with VACUUM INTO-style
+ * copies that renumber rowids without rebuilding chunk_terms.
+ */
+const CHUNK_TRIGGERS = `
+      CREATE TRIGGER chunks_ins AFTER INSERT ON chunks BEGIN
+        UPDATE chunks SET doc_seq = COALESCE(NEW.doc_seq,
+          (SELECT s.doc_seq FROM chunks s WHERE s.org_id = NEW.org_id AND s.document_id = NEW.document_id
+             AND s.generation = NEW.generation AND s.doc_seq IS NOT NULL LIMIT 1),
+          (SELECT COALESCE(MAX(m.doc_seq), 0) + 1 FROM chunks m))
+        WHERE rowid = NEW.rowid;
+        INSERT OR IGNORE INTO chunk_terms
+          SELECT COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = NEW.org_id), 0), ${TERM} AS term, c.doc_seq, NEW.rowid
+          FROM chunks c, ${treeOf("NEW.metadata")} WHERE c.rowid = NEW.rowid AND NEW.deleted_at IS NULL AND term IS NOT NULL;
+      END;
+      CREATE TRIGGER chunks_upd AFTER UPDATE OF metadata, deleted_at ON chunks BEGIN
+        DELETE FROM chunk_terms WHERE chunk_key = OLD.rowid;
+        INSERT OR IGNORE INTO chunk_terms
+          SELECT COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = NEW.org_id), 0), ${TERM} AS term, NEW.doc_seq, NEW.rowid
+          FROM ${treeOf("NEW.metadata")} WHERE NEW.deleted_at IS NULL AND term IS NOT NULL;
+      END;
+      CREATE TRIGGER chunks_del AFTER DELETE ON chunks BEGIN
+        DELETE FROM chunk_terms WHERE chunk_key = OLD.rowid;
+      END;
+`;
+
+/**
  * Chunk ids come from store/ids.ts orderedId(), so "first page, then id" is reading order.
  * first_page is 0 for an empty span, which sorts it first in its document as the spec says.
  */
@@ -48,25 +76,32 @@ export const migrations: Migration[] = [
       INSERT OR IGNORE INTO chunk_terms
         SELECT COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = c.org_id), 0), ${TERM} AS term, c.doc_seq, c.rowid
         FROM chunks c, ${treeOf("c.metadata")} WHERE c.deleted_at IS NULL AND term IS NOT NULL;
-      CREATE TRIGGER chunks_ins AFTER INSERT ON chunks BEGIN
-        UPDATE chunks SET doc_seq = COALESCE(NEW.doc_seq,
-          (SELECT s.doc_seq FROM chunks s WHERE s.org_id = NEW.org_id AND s.document_id = NEW.document_id
-             AND s.generation = NEW.generation AND s.doc_seq IS NOT NULL LIMIT 1),
-          (SELECT COALESCE(MAX(m.doc_seq), 0) + 1 FROM chunks m))
-        WHERE rowid = NEW.rowid;
-        INSERT OR IGNORE INTO chunk_terms
-          SELECT COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = NEW.org_id), 0), ${TERM} AS term, c.doc_seq, NEW.rowid
-          FROM chunks c, ${treeOf("NEW.metadata")} WHERE c.rowid = NEW.rowid AND NEW.deleted_at IS NULL AND term IS NOT NULL;
+      ${CHUNK_TRIGGERS}
+    `,
+  },
+  {
+    // Per (organization, term, document set) counts of chunk_terms, kept by triggers, so the
+    // total of a one-term match (and of the plain listing, term '*') is a sum over documents
+    // rather than a pass over every matching chunk. Rebuilds the index so older databases get '*'.
+    id: "chunks-003",
+    sql: `
+      CREATE TABLE chunk_term_counts (
+        org_key INTEGER NOT NULL, term TEXT NOT NULL, doc_seq INTEGER NOT NULL, n INTEGER NOT NULL,
+        PRIMARY KEY (org_key, term, doc_seq)) WITHOUT ROWID;
+      CREATE TRIGGER chunk_terms_ins AFTER INSERT ON chunk_terms BEGIN
+        INSERT INTO chunk_term_counts (org_key, term, doc_seq, n) VALUES (NEW.org_key, NEW.term, NEW.doc_seq, 1)
+          ON CONFLICT (org_key, term, doc_seq) DO UPDATE SET n = n + 1;
       END;
-      CREATE TRIGGER chunks_upd AFTER UPDATE OF metadata, deleted_at ON chunks BEGIN
-        DELETE FROM chunk_terms WHERE chunk_key = OLD.rowid;
-        INSERT OR IGNORE INTO chunk_terms
-          SELECT COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = NEW.org_id), 0), ${TERM} AS term, NEW.doc_seq, NEW.rowid
-          FROM ${treeOf("NEW.metadata")} WHERE NEW.deleted_at IS NULL AND term IS NOT NULL;
+      CREATE TRIGGER chunk_terms_del AFTER DELETE ON chunk_terms BEGIN
+        UPDATE chunk_term_counts SET n = n - 1 WHERE org_key = OLD.org_key AND term = OLD.term AND doc_seq = OLD.doc_seq;
+        DELETE FROM chunk_term_counts WHERE org_key = OLD.org_key AND term = OLD.term AND doc_seq = OLD.doc_seq AND n <= 0;
       END;
-      CREATE TRIGGER chunks_del AFTER DELETE ON chunks BEGIN
-        DELETE FROM chunk_terms WHERE chunk_key = OLD.rowid;
-      END;
+      DROP TRIGGER chunks_ins; DROP TRIGGER chunks_upd; DROP TRIGGER chunks_del;
+      ${CHUNK_TRIGGERS}
+      DELETE FROM chunk_terms;
+      INSERT OR IGNORE INTO chunk_terms
+        SELECT COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = c.org_id), 0), ${TERM} AS term, c.doc_seq, c.rowid
+        FROM chunks c, ${treeOf("c.metadata")} WHERE c.deleted_at IS NULL AND term IS NOT NULL;
     `,
   },
 ];

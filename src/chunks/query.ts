@@ -1,5 +1,5 @@
 import type { Db } from "../store/db.ts";
-import { contains } from "./containment.ts";
+import { ALL } from "./terms.ts";
 
 /**
  * The chunk search engine. Order: doc_seq (commit order of the document's chunk set, see
@@ -56,11 +56,16 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: { pageSize: nu
   if (f.corpusId !== undefined) rowPreds.push("c.corpus_id = $corpus"), (params.corpus = f.corpusId);
   const conds = f.match?.conds ?? [];
 
-  // Group counts: from the term index when a metadata match is the main filter, else from chunks.
+  // Group counts: from the per-document term counts for one term set (or none: term '*'),
+  // from the term index for several, from chunks when a per-chunk filter (hash, page) applies.
   let groupSql: string;
-  if (conds.length > 0 && f.hash === undefined && f.page === undefined && f.documentId === undefined) {
-    const ordered = orderBySelectivity(db, orgKey, conds);
-    const [first, ...rest] = ordered;
+  const rowLevel = f.hash !== undefined || f.page !== undefined;
+  if (!rowLevel && conds.length <= 1) {
+    const names = (conds[0] ?? [ALL]).map((term, j) => ((params[`d_${j}`] = term), `$d_${j}`));
+    groupSql = `SELECT doc_seq AS s, sum(n) AS n FROM chunk_term_counts WHERE org_key = $ok AND term IN (${names.join(",")})
+      GROUP BY doc_seq`;
+  } else if (!rowLevel) {
+    const [first, ...rest] = orderBySelectivity(db, orgKey, conds);
     const names = first!.map((term, j) => ((params[`d_${j}`] = term), `$d_${j}`));
     groupSql = `SELECT t.doc_seq AS s, count(*) AS n FROM chunk_terms t WHERE t.org_key = $ok AND t.term IN (${names.join(",")})
       ${termExists(rest, params, "t.chunk_key", "t.doc_seq").map((e) => `AND ${e}`).join(" ")} GROUP BY t.doc_seq`;
@@ -127,15 +132,13 @@ const parse = (s: string): unknown => {
   }
 };
 
-/** Rarest term set first: it drives the scan, the others are probed by key. */
+/** Rarest term set first (exact sizes from the counts): it drives the scan, the others are probed by key. */
 function orderBySelectivity(db: Db, orgKey: number, conds: string[][]): string[][] {
-  const est = (set: string[]) =>
+  const size = (set: string[]) =>
     db
-      .query<{ n: number }, (string | number)[]>(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM chunk_terms WHERE org_key = ? AND term IN (${set.map(() => "?").join(",")}) LIMIT 2000)`,
+      .query<{ n: number | null }, (string | number)[]>(
+        `SELECT sum(n) AS n FROM chunk_term_counts WHERE org_key = ? AND term IN (${set.map(() => "?").join(",")})`,
       )
-      .get(orgKey, ...set)!.n;
-  return conds.map((c) => ({ c, n: est(c) })).sort((a, b) => a.n - b.n).map((x) => x.c);
+      .get(orgKey, ...set)!.n ?? 0;
+  return conds.map((c) => ({ c, n: size(c) })).sort((a, b) => a.n - b.n).map((x) => x.c);
 }
-
-export { contains };

@@ -17,9 +17,9 @@ const VALUE = `CASE t.type WHEN 'text' THEN 's' || t.atom
     WHEN 'real' THEN 'n' || CASE WHEN t.atom = CAST(t.atom AS INTEGER) THEN CAST(CAST(t.atom AS INTEGER) AS TEXT) ELSE CAST(t.atom AS TEXT) END
     WHEN 'true' THEN 'T' WHEN 'false' THEN 'F' ELSE 'Z' END`;
 
-/** The term of json_tree row `t`, or NULL for the root and for containers below an array. */
+/** The term of json_tree row `t`: '*' for the root (every live chunk has it), NULL for containers below an array. */
 export const TERM = `CASE
-    WHEN t.parent IS NULL THEN NULL
+    WHEN t.parent IS NULL THEN '*'
     WHEN t.type IN ('object', 'array') THEN CASE WHEN instr(t.fullkey, '[') = 0 THEN 't:' || t.fullkey || char(1) || t.type END
     WHEN instr(t.fullkey, '[') = 0 THEN 'p:' || t.fullkey || char(1) || ${VALUE}
     WHEN instr(t.path, '[') = 0 THEN 'e:' || t.path || char(1) || ${VALUE}
@@ -28,6 +28,9 @@ export const TERM = `CASE
 
 /** json_tree over a metadata column, tolerating a malformed value (indexed as {}). */
 export const treeOf = (col: string) => `json_tree(CASE WHEN json_valid(${col}) THEN ${col} ELSE '{}' END) t`;
+
+/** The term every undeleted chunk carries: counts of it are the plain listing's totals. */
+export const ALL = "*";
 
 export interface FragmentTerms {
   terms: string[];
@@ -40,7 +43,14 @@ export function fragmentTerms(db: Db, fragment: Record<string, unknown>): Fragme
   const rows = db
     .query<{ term: string }, [string]>(`SELECT DISTINCT ${TERM} AS term FROM json_tree(?) t WHERE term IS NOT NULL`)
     .all(JSON.stringify(fragment));
-  const terms = rows.map((r) => r.term);
+  const all = rows.map((r) => r.term).filter((t) => t !== ALL);
+  // A container term is implied by any term below it; dropping it saves a probe per candidate.
+  const paths = all.filter((t) => !t.startsWith("t:")).map((t) => t.slice(2, t.indexOf("\x01")));
+  const terms = all.filter((t) => {
+    if (!t.startsWith("t:")) return true;
+    const p = t.slice(2, t.indexOf("\x01"));
+    return !paths.some((q) => q === p || q.startsWith(p + ".") || q.startsWith(p + "["));
+  });
   return { terms, exact: !terms.some((t) => t.startsWith("d:")) && !hasBracketKey(fragment) };
 }
 
