@@ -1,12 +1,12 @@
 /**
  * One ingestion job, in the server process: parse in a worker, then summary, embeddings, vectors
  * and the commit. Write order makes a retry idempotent after a crash at any point:
- *   1. the document's old vectors are dropped (leftovers of an interrupted attempt);
- *   2. the converted markdown blob is written (keyed by generation: overwriting is harmless);
- *   3. all vectors are written in one LanceDB commit;
- *   4. ONE SQLite transaction inserts the chunk rows and sets READY (job-store commitReady).
- * Before 4 the document is PROCESSING and its job queued/running, so a restart redoes it;
- * after 4 chunk rows and vectors agree. A superseded job removes only its own generation's vectors.
+ *   1. the converted markdown blob is written (keyed by generation: overwriting is harmless);
+ *   2. the document's vectors are replaced in one LanceDB commit (delete every row of the
+ *      document, leftovers of an interrupted attempt included, then add);
+ *   3. ONE SQLite transaction inserts the chunk rows and sets READY (job-store commitReady).
+ * Before 3 the document is PROCESSING and its job queued/running, so a restart redoes it;
+ * after 3 chunk rows and vectors agree. A superseded job removes only its own generation's vectors.
  */
 import { createHash } from "node:crypto";
 import type { Logger } from "../context.ts";
@@ -23,6 +23,9 @@ import { IngestFailure, withoutPageMarkers, type ParsedDocument } from "./pipeli
 import { WorkerCrash, type WorkerPool } from "./pool.ts";
 
 export const EMBED_BATCH = 32;
+/** The summariser reads at most this much of the document: bounded time on a 10 MB file, and
+ *  more than any local model's context anyway. */
+export const SUMMARY_INPUT_CHARS = 200_000;
 
 export interface IngestDeps {
   db: Db;
@@ -47,7 +50,6 @@ export async function runJob(d: IngestDeps, job: JobRow): Promise<{ outcome: Job
   }
   try {
     setStage(d.db, job, "converting", 0, 1);
-    await d.vectors.deleteDocument(job.org_id, job.document_id);
     const path = d.blobs.filePath?.(doc.blob_key);
     const bytes = path ? undefined : ((await d.blobs.get(doc.blob_key)) ?? undefined);
     const parsed = (await d.pool.run(
@@ -58,7 +60,7 @@ export async function runJob(d: IngestDeps, job: JobRow): Promise<{ outcome: Job
     const plain = withoutPageMarkers(parsed.markdown);
     const lang = doc.lang || detectLang(plain);
     setStage(d.db, job, "summarising", 0, 1);
-    const summary = (await d.models.summariser().summarise(plain, lang)).text;
+    const summary = (await d.models.summariser().summarise(plain.slice(0, SUMMARY_INPUT_CHARS), lang)).text;
 
     const chunks: ChunkRow[] = [];
     if (summary.trim()) chunks.push({ id: orderedId(), seq: 0, pages: [], hash: md5(summary), kind: "summary", text: summary });

@@ -27,6 +27,8 @@ type Body = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 
 
 interface Slot {
   proc: Subprocess;
+  /** Resolves when the worker has loaded its modules: time limits start after that. */
+  ready: Promise<void>;
   busy: boolean;
   dead: boolean;
   onMessage?: (m: WorkerMessage) => void;
@@ -72,14 +74,17 @@ export class WorkerPool {
 
   private spawn(): Slot {
     const slot: Slot = { busy: false, dead: false } as Slot;
+    let markReady!: () => void;
+    slot.ready = new Promise((r) => (markReady = r));
     slot.proc = Bun.spawn(this.command, {
       stdin: "ignore",
       stdout: "ignore",
       stderr: "inherit",
       serialization: "advanced",
-      ipc: (m: WorkerMessage) => slot.onMessage?.(m),
+      ipc: (m: WorkerMessage) => (m.type === "ready" ? markReady() : slot.onMessage?.(m)),
       onExit: () => {
         slot.dead = true;
+        markReady();
         this.slots = this.slots.filter((s) => s !== slot);
         slot.onExit?.();
         this.pump();
@@ -122,6 +127,7 @@ export class WorkerPool {
    */
   async run(body: Body, o: { priority?: "high" | "low"; onMessage?: (m: WorkerMessage) => void } = {}): Promise<unknown> {
     const slot = await this.acquire(o.priority ?? "high");
+    await slot.ready;
     const id = this.nextId++;
     let timer: Timer | undefined;
     let poll: Timer | undefined;

@@ -99,6 +99,24 @@ export async function openLanceIndex(dir: string, embedderId: string, dims: numb
       };
     });
 
+  // Replacements queued while a write runs are applied together: one delete and one add, so
+  // concurrent ingestions cost one Lance commit pair instead of one each.
+  type Replace = { where: string; data: ReturnType<typeof rows>; resolve: () => void; reject: (e: unknown) => void };
+  let pending: Replace[] = [];
+  const flushReplaces = async () => {
+    const batch = pending;
+    pending = [];
+    try {
+      const data = batch.flatMap((b) => b.data);
+      for (let i = 0; i < batch.length; i += 100) await table.delete(batch.slice(i, i + 100).map((b) => b.where).join(" OR "));
+      if (data.length) await table.add(data);
+      await afterWrite(data.length > 0);
+      for (const b of batch) b.resolve();
+    } catch (e) {
+      for (const b of batch) b.reject(e);
+    }
+  };
+
   const deleteIds = async (orgId: string, ids: string[]) => {
     for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
       await table.delete(`orgId = ${uuid(orgId)} AND chunkId IN (${inList(ids.slice(i, i + IN_LIST_MAX))})`);
@@ -126,10 +144,10 @@ export async function openLanceIndex(dir: string, embedderId: string, dims: numb
     },
     async replaceDocument(orgId, documentId, records) {
       const data = rows(records);
-      return serial(async () => {
-        await table.delete(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}`);
-        if (data.length) await table.add(data);
-        await afterWrite(data.length > 0);
+      const where = `(orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)})`;
+      return new Promise<void>((resolve, reject) => {
+        pending.push({ where, data, resolve, reject });
+        if (pending.length === 1) void serial(flushReplaces);
       });
     },
     deleteDocument(orgId, documentId, generation?: number) {

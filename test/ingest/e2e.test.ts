@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const md5 = (s: string) => createHash("md5").update(s).digest("hex");
-const ingest = async (s: Omit<Seed, "orgId" | "corpusId">, ms = 60_000) => {
+const ingest = async (s: Omit<Seed, "orgId" | "corpusId">, ms = 100_000) => {
   const id = await seedDoc(db, k.dataDir, { orgId, corpusId, ...s });
   await waitFor(() => ["READY", "FAILED"].includes(docState(db, id).status), `document ${id} settled`, ms);
   return id;
@@ -102,5 +102,5 @@ describe("ingestion through the real server", () => {
     expect(docState(db, big).status).toBe("READY");
     expect(docState(db, nested).status).toBe("READY");
     expect(await vectorCount(k.dataDir, orgId, big)).toBe(chunkRows(db, big).length);
-  }, 120_000);
+  }, 200_000);
 });
