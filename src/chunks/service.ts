@@ -91,14 +91,16 @@ export function chunkService(db: Db, clock: Clock, vectors: () => VectorIndex | 
 
   const load = (orgId: string, id: string) => {
     const r = db
-      .query<ChunkRow & { generation: number; d_generation: number | null; d_deleted: number | null; d_status: string | null }, [string, string]>(
+      .query<ChunkRow & { generation: number; deleted_at: number | null; d_generation: number | null; d_deleted: number | null; d_status: string | null }, [string, string]>(
         `SELECT c.rowid, c.*, d.generation AS d_generation, d.deleted_at AS d_deleted, d.status AS d_status
          FROM chunks c LEFT JOIN documents d ON d.id = c.document_id AND d.org_id = c.org_id
-         WHERE c.org_id = ? AND c.id = ? AND c.deleted_at IS NULL`,
+         WHERE c.org_id = ? AND c.id = ?`,
       )
       .get(orgId, id);
     if (!r) throw notFound("Chunk");
+    // Checked before the chunk's own deletion: deleting a document also soft-deletes its chunks.
     if (r.d_deleted !== null) throw forbidden(`Chunk ${id} belongs to a deleted document`);
+    if (r.deleted_at !== null) throw notFound("Chunk");
     // A chunk of a replaced generation is as good as gone.
     if (r.d_generation !== r.generation || r.d_status !== "READY") throw notFound("Chunk");
     return r;

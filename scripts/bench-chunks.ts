@@ -1,0 +1,152 @@
+/**
+ * GET /v1/chunk/q with `json` containment over 100,000 chunks (1,000 documents of 100 chunks,
+ * varied nested metadata), p50/p99 per fragment shape, sequential requests over real HTTP.
+ * Baseline in the same run: the same match as a bare SQLite query (json_extract/json_each scan
+ * with the liveness join: count plus one page), in-process, no HTTP, which is what the API would
+ * cost without the term index.
+ * Rows are written straight into SQLite, one transaction per document like ingestion's commit,
+ * so the index triggers run as they do in production; the seeding rate is reported too.
+ * Usage: bun scripts/bench-chunks.ts [requests-per-shape=200]
+ */
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { startKbqa } from "../test/helpers/server.ts";
+import { orderedId } from "../src/store/ids.ts";
+
+const N = Number(process.argv[2] ?? 200);
+const DOCS = 1000;
+const PER_DOC = 100;
+
+const k = await startKbqa();
+const org = await k.org("bench");
+const corpusId = (await org.api("POST", "/v1/corpus/", { name: "bench" })).body.id as string;
+const jwt = await org.jwt({}, { expSeconds: 7200 });
+
+// mulberry32: reproducible and well mixed in every bit.
+let seed = 42;
+const rnd = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+const int = (n: number) => Math.floor(rnd() * n);
+
+function metadata(i: number) {
+  return {
+    kind: i === 0 ? "summary" : "chunk",
+    lang: pick(["en", "en", "fr", "de", "es"]),
+    section: { title: `S${int(50)}`, level: 1 + int(3) },
+    tags: ["a", "b", "c", "d", "e", "f", "g", "h"].filter(() => rnd() < 0.25),
+    source: { system: pick(["crm", "wiki", "drive"]), ids: [int(1000), int(1000)] },
+    priority: int(10),
+    reviewed: rnd() < 0.5,
+    authors: [{ name: `u${int(200)}`, role: pick(["editor", "owner"]) }],
+  };
+}
+
+const db = new Database(join(k.dataDir, "kbqa.sqlite"), { strict: true });
+db.exec("PRAGMA busy_timeout = 10000");
+const insDoc = db.query(
+  `INSERT INTO documents (id, org_id, corpus_id, filename, content_type, status, created_at, updated_at, blob_key, generation)
+   VALUES (?, ?, ?, ?, 'text/markdown', 'READY', ?, ?, ?, 1)`,
+);
+const insChunk = db.query(
+  `INSERT INTO chunks (id, org_id, corpus_id, document_id, generation, seq, pages, first_page, hash, metadata, body, created_at)
+   VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
+);
+const t0 = performance.now();
+for (let d = 0; d < DOCS; d++) {
+  const docId = crypto.randomUUID();
+  db.transaction(() => {
+    insDoc.run(docId, org.orgId, corpusId, `doc-${d}.md`, d, d, `bench/${docId}`);
+    for (let i = 0; i < PER_DOC; i++) {
+      const pages = i === 0 ? [] : [1 + Math.floor(i / 4)];
+      insChunk.run(orderedId(), org.orgId, corpusId, docId, i, JSON.stringify(pages), pages[0] ?? 0, `h${int(50_000)}`,
+        JSON.stringify(metadata(i)), `chunk ${i} of document ${d}`, Date.now());
+    }
+  }).immediate();
+}
+const seedMs = performance.now() - t0;
+console.log(`seeded ${DOCS * PER_DOC} chunks in ${(seedMs / 1000).toFixed(1)} s (${((seedMs * 1000) / (DOCS * PER_DOC)).toFixed(0)} µs per chunk, index triggers included)`);
+db.exec("ANALYZE");
+
+const SHAPES: { name: string; json: unknown; pageIndex?: number }[] = [
+  { name: "one key, unselective (99%)", json: { kind: "chunk" } },
+  { name: "one key, unselective, pageIndex 3000", json: { kind: "chunk" }, pageIndex: 3000 },
+  { name: "one key, selective (1%)", json: { kind: "summary" } },
+  { name: "two keys (~40%)", json: { kind: "chunk", lang: "en" } },
+  { name: "nested object, selective", json: { section: { title: "S7", level: 2 } } },
+  { name: "nested object, unselective (33%)", json: { source: { system: "wiki" } } },
+  { name: "array of scalars (~6%)", json: { tags: ["c", "d"] } },
+  { name: "array of objects, selective (inexact)", json: { authors: [{ name: "u5", role: "owner" }] } },
+  { name: "three keys nested+array+bool", json: { section: { level: 3 }, tags: ["a"], reviewed: true } },
+  { name: "no match", json: { kind: "nope" } },
+];
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms  p99 ${pct(xs, 99).toFixed(2)} ms`;
+
+async function http(path: string): Promise<{ ms: number; total: number }> {
+  const t = performance.now();
+  const r = await fetch(k.url + path, { headers: { authorization: `Bearer ${jwt}` } });
+  const body = (await r.json()) as { total: number };
+  const ms = performance.now() - t;
+  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(body)}`);
+  return { ms, total: body.total };
+}
+
+/** The bare-SQLite baseline: the fragment's leaves as json_extract / json_each predicates. */
+function naiveSql(json: unknown): string {
+  const preds: string[] = [];
+  const walk = (v: unknown, path: string) => {
+    if (Array.isArray(v)) {
+      for (const e of v) {
+        if (e && typeof e === "object") {
+          const sub = Object.entries(e).map(([kk, x]) => `json_extract(j.value, '$.${kk}') = ${JSON.stringify(x).replace(/"/g, "'")}`);
+          preds.push(`EXISTS (SELECT 1 FROM json_each(c.metadata, '${path}') j WHERE ${sub.join(" AND ")})`);
+        } else preds.push(`EXISTS (SELECT 1 FROM json_each(c.metadata, '${path}') j WHERE j.value = ${JSON.stringify(e).replace(/"/g, "'")})`);
+      }
+    } else if (v && typeof v === "object") for (const [kk, x] of Object.entries(v)) walk(x, `${path}.${kk}`);
+    else preds.push(`json_extract(c.metadata, '${path}') = ${typeof v === "boolean" ? (v ? 1 : 0) : JSON.stringify(v).replace(/"/g, "'")}`);
+  };
+  walk(json, "$");
+  return preds.join(" AND ");
+}
+
+const ping: number[] = [];
+for (let i = 0; i < N; i++) {
+  const t = performance.now();
+  await (await fetch(`${k.url}/pub/ping`)).text();
+  ping.push(performance.now() - t);
+}
+console.log(`${"HTTP floor (GET /pub/ping)".padEnd(42)} ${fmt(ping)}`);
+
+for (const s of SHAPES) {
+  const path = `/v1/chunk/q?json=${encodeURIComponent(JSON.stringify(s.json))}&pageIndex=${s.pageIndex ?? 0}`;
+  for (let i = 0; i < 5; i++) await http(path);
+  const api: number[] = [];
+  let total = 0;
+  for (let i = 0; i < N; i++) {
+    const r = await http(path);
+    api.push(r.ms);
+    total = r.total;
+  }
+  const where = naiveSql(s.json);
+  const live = `FROM chunks c JOIN documents d ON d.id = c.document_id AND d.org_id = c.org_id
+    WHERE c.org_id = $org AND c.deleted_at IS NULL AND d.deleted_at IS NULL AND d.status = 'READY' AND d.generation = c.generation AND ${where}`;
+  const count = db.query<{ n: number }, { org: string }>(`SELECT count(*) AS n ${live}`);
+  const page = db.query(`SELECT c.id ${live} ORDER BY c.doc_seq, c.first_page, c.id LIMIT 25 OFFSET ${(s.pageIndex ?? 0) * 25}`);
+  const base: number[] = [];
+  let baseTotal = 0;
+  for (let i = 0; i < Math.max(5, Math.floor(N / 10)); i++) {
+    const t = performance.now();
+    baseTotal = count.get({ org: org.orgId })!.n;
+    page.all({ org: org.orgId });
+    base.push(performance.now() - t);
+  }
+  console.log(`${s.name.padEnd(42)} API ${fmt(api)}  total ${total}  | bare SQLite scan ${fmt(base)}  total ${baseTotal}`);
+}
+db.close();
+await k.stop();
