@@ -40,8 +40,9 @@ async function lance(): Promise<Record<string, unknown>> {
 }
 
 async function onnx(modelsDir: string): Promise<Record<string, unknown>> {
-  const ort: any = await import("onnxruntime-node");
-  const out: Record<string, unknown> = { backends: ort.listSupportedBackends?.().map((b: any) => b.name) };
+  // transformers.js loads onnxruntime-node (and so its native binding) when it is imported.
+  const tf = await import("@huggingface/transformers");
+  const out: Record<string, unknown> = { onnxruntime: (tf.env.backends.onnx as any)?.versions?.node ?? tf.env.version };
   const { createModelRegistry } = await import("../models/registry.ts");
   const reg = await createModelRegistry({ modelsDir, threads: 1, maxSequences: 1, queueTimeoutMs: 10_000 });
   try {

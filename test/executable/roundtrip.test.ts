@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeTinyOnnx } from "../models/helpers/tiny-onnx.ts";
-import { bareCopy, canCutNetwork, freshExecutable, withoutNetwork } from "./exe.ts";
+import { bareCopy, canCutNetwork, freshExecutable, withoutNetwork } from "../../scripts/build/exe.ts";
 
 const STORIES = "/work/shared/models/stories260K.gguf";
 let work: string;

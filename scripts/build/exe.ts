@@ -1,4 +1,4 @@
-// Locating, (re)building and isolating the executable for tests and scripts/measure-binary.ts.
+// Locating, (re)building and isolating dist/kbqa for test/executable and scripts/measure-binary.ts.
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

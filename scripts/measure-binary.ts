@@ -1,0 +1,134 @@
+// Size, start-up and memory of the single executable, against the source checkout in the same run.
+//   bun scripts/measure-binary.ts [--runs 5] [--docs 100]
+// - size of dist/kbqa (rebuilt first when stale)
+// - start → "listening" line: median of N starts with an empty models folder; plus the very first
+//   start with an empty natives cache (it unpacks ~280 MB of libraries once)
+// - resident memory (VmRSS) of the server idle after start, and idle after ingesting D small
+//   markdown documents (server alone, and server + ingestion worker processes)
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { exportSPKI, generateKeyPair, SignJWT } from "jose";
+import { bareCopy, freshExecutable, ROOT } from "./build/exe.ts";
+
+const argv = process.argv.slice(2);
+const num = (name: string, def: number) => Number(argv[argv.indexOf(`--${name}`) + 1] ?? def) || def;
+const RUNS = num("runs", 5);
+const DOCS = num("docs", 100);
+const IDLE_MS = 3000; // memory is read after this much idle time, the same for both variants
+
+const rssKb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+const children = (pid: number): number[] =>
+  readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((p) => {
+    try {
+      return Number(readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ")[1]) === pid;
+    } catch {
+      return false;
+    }
+  });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+
+interface Variant { name: string; argv: (work: string) => string[]; env: (tmp: string) => Record<string, string> }
+
+async function start(v: Variant, work: string, tmp: string) {
+  const t0 = performance.now();
+  const p = Bun.spawn([...v.argv(work), "serve", "--port", "0", "--data", join(work, "data"), "--models", join(work, "models")], {
+    cwd: work, env: v.env(tmp), stdout: "pipe", stderr: "pipe",
+  });
+  const reader = p.stdout.getReader();
+  let out = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${v.name} exited before listening: ${await new Response(p.stderr).text()}`);
+    out += new TextDecoder().decode(value);
+    const m = /kbqa listening on (\S+)\n/.exec(out);
+    if (m) return { url: m[1]!, ms: performance.now() - t0, proc: p };
+  }
+}
+
+async function cli(v: Variant, work: string, tmp: string, args: string[]) {
+  const p = Bun.spawn([...v.argv(work), ...args, "--data", join(work, "data"), "--models", join(work, "models")], { cwd: work, env: v.env(tmp), stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  if (code !== 0) throw new Error(`${args.join(" ")}: ${err}`);
+  return JSON.parse(out);
+}
+
+async function ingest(v: Variant, work: string, tmp: string, url: string, n: number) {
+  const { id: orgId } = await cli(v, work, tmp, ["org", "create", "measure"]);
+  const keys = await generateKeyPair("RS256", { modulusLength: 2048 });
+  writeFileSync(join(work, "k.pem"), await exportSPKI(keys.publicKey));
+  const { kid } = await cli(v, work, tmp, ["key", "add", "--org", orgId, "--public-key", join(work, "k.pem")]);
+  const jwt = await new SignJWT({}).setProtectedHeader({ alg: "RS256", kid }).setSubject("m").setIssuedAt().setExpirationTime("1h").sign(keys.privateKey);
+  const api = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(url + path, { method, headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" }, body: body && JSON.stringify(body) });
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+    return r.json() as Promise<any>;
+  };
+  const corpus = await api("POST", "/v1/corpus/", { name: "measure" });
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const init = await api("POST", "/v1/doc/init", { corpusId: corpus.id, filename: `note-${i}.md`, contentType: "text/markdown" });
+    const up = String(init.uploadUrl).startsWith("http") ? init.uploadUrl : url + init.uploadUrl;
+    const text = `# Note ${i}\n\nThe depot number ${i} stores ${i * 7} crates of ${["pears", "bolts", "maps", "rope"][i % 4]}.\n\n${"Filler sentence about logistics. ".repeat(20)}\n`;
+    const put = await fetch(up, { method: "PUT", headers: { "content-type": "text/markdown" }, body: text });
+    if (put.status !== 200) throw new Error(`upload ${i}: ${put.status}`);
+    await api("POST", `/v1/doc/${init.document.id}/commit`);
+    ids.push(init.document.id);
+  }
+  const t = performance.now();
+  for (const id of ids) {
+    for (;;) {
+      const d = await api("GET", `/v1/doc/${id}`);
+      if (d.status === "READY") break;
+      if (d.status === "FAILED") throw new Error(`document FAILED: ${d.statusMsg}`);
+      if (performance.now() - t > 600_000) throw new Error("ingestion did not finish in 10 minutes");
+      await Bun.sleep(100);
+    }
+  }
+}
+
+async function measure(v: Variant) {
+  const work = v.name === "executable" ? bareCopy() : mkdtempSync(join(tmpdir(), "kbqa-measure-"));
+  const tmp = join(work, "tmp");
+  mkdirSync(tmp);
+  mkdirSync(join(work, "models"));
+  try {
+    const starts: number[] = [];
+    let first = 0;
+    for (let i = 0; i <= RUNS; i++) {
+      const s = await start(v, work, tmp);
+      if (i === 0) first = s.ms;
+      else starts.push(s.ms);
+      s.proc.kill("SIGTERM");
+      await s.proc.exited;
+    }
+    const s = await start(v, work, tmp);
+    await Bun.sleep(IDLE_MS);
+    const idle = rssKb(s.proc.pid);
+    await ingest(v, work, tmp, s.url, DOCS);
+    await Bun.sleep(IDLE_MS);
+    const after = rssKb(s.proc.pid);
+    const workers = children(s.proc.pid).reduce((sum, p) => sum + rssKb(p), 0);
+    s.proc.kill("SIGTERM");
+    await s.proc.exited;
+    return { first, median: median(starts), starts, idle, after, workers };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const exe = await freshExecutable();
+const size = statSync(exe.path).size;
+const variants: Variant[] = [
+  { name: "executable", argv: (w) => [join(w, "kbqa")], env: (tmp) => ({ TMPDIR: tmp }) },
+  { name: "source (bun src/cli.ts)", argv: () => [process.execPath, join(ROOT, "src", "cli.ts")], env: (tmp) => ({ PATH: process.env.PATH ?? "", TMPDIR: tmp }) },
+];
+console.log(`dist/kbqa: ${(size / 1e6).toFixed(1)} MB${exe.built ? ` (built in ${(exe.buildMs! / 1000).toFixed(1)} s)` : ""}; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+for (const v of variants) {
+  const r = await measure(v);
+  console.log(
+    `${v.name.padEnd(24)} listening: median ${r.median.toFixed(0)} ms of ${RUNS} (${r.starts.map((x) => x.toFixed(0)).join(", ")}), first start ${r.first.toFixed(0)} ms` +
+      ` | RSS idle ${mb(r.idle)}, after ${DOCS} docs ${mb(r.after)} (+ workers ${mb(r.workers)})`,
+  );
+}
