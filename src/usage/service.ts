@@ -56,24 +56,27 @@ class Tally {
     storage: { created: 0, removed: 0 },
   };
   /** Scope rules (spec, Usage rule 7 and the `corpora` row): what a row counts for, if anything. */
-  add(scope: UsageScope, r: Row) {
+  add(scope: UsageScope, r: Row, sign = 1) {
+    const n = sign * r.amount;
     if (r.metric === "tokens") {
       if (scope === "corpus" && r.source !== "post") return;
-      if (r.op !== "removed") this.tokens += r.amount;
+      if (r.op !== "removed") this.tokens += n;
       return;
     }
     if (r.metric === "corpora" && scope !== "org") return;
     const c = this.c[r.metric as Counted];
     if (!c) return;
-    if (r.op === "created") c.created += r.amount;
-    else if (r.op === "removed") c.removed += r.amount;
+    if (r.op === "created") c.created += n;
+    else if (r.op === "removed") c.removed += n;
   }
 }
 
-// `metric IN (...)` lets SQLite walk usage_org_at(org_id, metric, at) as five short ranges.
-const TODAY_SQL = (extra: string) => `
+// Events of today recorded after the report's instant (normally none: a write racing the report,
+// or a test clock). `metric IN (...)` lets SQLite walk usage_org_at(org_id, metric, at) as five
+// short ranges.
+const LATER_TODAY_SQL = (extra: string) => `
   SELECT metric, op, source, sum(amount) AS amount FROM usage_events
-  WHERE org_id = ? AND metric IN ('corpora', 'sessions', 'posts', 'storage', 'tokens') AND at >= ? AND at <= ? ${extra}
+  WHERE org_id = ? AND metric IN ('corpora', 'sessions', 'posts', 'storage', 'tokens') AND at > ? AND at < ? ${extra}
   GROUP BY metric, op, source`;
 
 type PeriodRow = Row & { period: number };
@@ -86,8 +89,9 @@ const ROLLUP = {
  * Usage reports, read from the rollups so their cost does not grow with the number of events:
  * Day and Week buckets sum daily rows, Month and Year buckets monthly rows (every edge is a UTC
  * midnight, and Month/Year edges are 1sts of months). Lifetime totals as of `timestamp` are the
- * monthly rows of past months, the daily rows of past days of this month, and today's raw
- * events up to `timestamp`: each event is counted once, and none after the instant of the report.
+ * monthly rows of past months plus the daily rows of this month up to today, minus today's
+ * events recorded after `timestamp`: each event is counted once, none after the instant of the
+ * report, and the cost does not grow with the day's volume either.
  */
 export function usageService(db: Db, clock: Clock) {
   const q = (grain: keyof typeof ROLLUP, where: string, select: string, tail = "") =>
@@ -105,10 +109,10 @@ export function usageService(db: Db, clock: Clock) {
     day: q("day", "$p >= ? AND $p < ?", "metric, op, source, sum(amount) AS amount", "GROUP BY metric, op, source"),
     month: q("month", "$p >= ? AND $p < ?", "metric, op, source, sum(amount) AS amount", "GROUP BY metric, op, source"),
   };
-  const today: Record<UsageScope, ReturnType<typeof db.query<Row, any>>> = {
-    org: db.query(TODAY_SQL("")),
-    user: db.query(TODAY_SQL("AND user_id = ?")),
-    corpus: db.query(TODAY_SQL("AND corpus_id = ?")),
+  const laterToday: Record<UsageScope, ReturnType<typeof db.query<Row, any>>> = {
+    org: db.query(LATER_TODAY_SQL("")),
+    user: db.query(LATER_TODAY_SQL("AND user_id = ?")),
+    corpus: db.query(LATER_TODAY_SQL("AND corpus_id = ?")),
   };
   const norm = (r: Row): Row => (r.source ? r : { ...r, source: null });
 
@@ -124,13 +128,13 @@ export function usageService(db: Db, clock: Clock) {
       buckets[i]!.add(scope, norm(r));
     }
 
-    const todayStart = dayOf(now) * DAY_MS;
-    const monthStart = bucketStart("Month", now);
+    const today = dayOf(now);
     const life = new Tally();
     for (const r of sumRows.month.all(orgId, scope, subject, Number.MIN_SAFE_INTEGER, monthOf(now))) life.add(scope, norm(r));
-    for (const r of sumRows.day.all(orgId, scope, subject, dayOf(monthStart), dayOf(now))) life.add(scope, norm(r));
-    const params = scope === "org" ? [orgId, todayStart, now] : [orgId, todayStart, now, subject];
-    for (const r of today[scope].all(...params)) life.add(scope, r);
+    for (const r of sumRows.day.all(orgId, scope, subject, dayOf(bucketStart("Month", now)), today + 1)) life.add(scope, norm(r));
+    const tomorrow = (today + 1) * DAY_MS;
+    const params = scope === "org" ? [orgId, now, tomorrow] : [orgId, now, tomorrow, subject];
+    for (const r of laterToday[scope].all(...params)) life.add(scope, r, -1);
 
     const period = new Tally();
     for (const b of buckets) {
