@@ -17,12 +17,19 @@ export const MIN_COVERAGE = 0.5;
 const MAX_SENTENCES = 3;
 const MAX_CHARS = 900;
 
+// A quoted sentence reads as prose: markdown block markers (list bullet, number, heading, quote)
+// are dropped, which also lets the summary chunk's "- sentence" meet the chunk's "sentence".
+const BLOCK_MARKER = /^(?:[-*•+]|\d+[.)]|#{1,6}|>)\s+/;
+
 interface Candidate { ref: number; passageIdx: number; pos: number; text: string; score: number; coverage: number }
 
 export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   const cands: Candidate[] = [];
   req.passages.forEach((p, passageIdx) => {
-    sentences(p.text).forEach((text, pos) => cands.push({ ref: p.ref, passageIdx, pos, text, score: 0, coverage: 0 }));
+    sentences(p.text).forEach((s, pos) => {
+      const text = s.replace(BLOCK_MARKER, "").trim();
+      if (text) cands.push({ ref: p.ref, passageIdx, pos, text, score: 0, coverage: 0 });
+    });
   });
   const promptTokens = approxTokenCount(req.question) + req.passages.reduce((s, p) => s + approxTokenCount(p.text), 0);
   const { scores, coverage } = bm25(req.question, cands.map((c) => c.text));

@@ -31,7 +31,8 @@ export interface ModelsConfig {
 
 export interface ModelRegistry {
   list(): ModelInfo[];
-  embedder(): Embedder;
+  /** The default embedder, or the one with this id (a vector table built by an earlier default). */
+  embedder(id?: string): Embedder;
   answerer(id?: string): Answerer;
   summariser(): Summariser;
   reranker(id?: string): Reranker | undefined;
@@ -70,11 +71,25 @@ export async function createModelRegistry(cfg: ModelsConfig): Promise<ModelRegis
   }
   // rerank has no default: the spec says rerank without rerankModel runs nothing.
 
+  // A remote default embedder is asked for its vector width now: the vector table is opened
+  // with it before the first document arrives. The probe never throws; `dims` reports a failure.
+  const defaultEmbed = infos.find((i) => i.id === defaults.get("embedding") && i.role === "embedding")!;
+  let probed: Embedder | undefined;
+  if (defaultEmbed.tier === "remote") {
+    const e = remote!.embedder(defaultEmbed.id);
+    await e.probe();
+    probed = e;
+    try {
+      defaultEmbed.dims = e.dims;
+    } catch {}
+  }
+
   const defaultChat = infos.find((i) => i.id === defaults.get("chat") && i.role === "chat")!;
   if (defaultChat.tier === "local") await local!.prepareTokens(scanned.find((s) => s.id === defaultChat.id)!);
 
   const find = (id: string, role: Role) => infos.find((i) => i.id === id && i.role === role);
   const cache = new Map<string, unknown>();
+  if (probed) cache.set("embed:" + probed.id, probed);
   const memo = <T>(key: string, make: () => T): T => {
     if (!cache.has(key)) cache.set(key, make());
     return cache.get(key) as T;
@@ -94,8 +109,9 @@ export async function createModelRegistry(cfg: ModelsConfig): Promise<ModelRegis
 
   return {
     list: () => infos.map((i) => ({ ...i })),
-    embedder() {
-      const info = find(defaults.get("embedding")!, "embedding")!;
+    embedder(id?: string) {
+      const info = find(id ?? defaults.get("embedding")!, "embedding");
+      if (!info) throw new UnknownModelError(id!, "embedding");
       return memo("embed:" + info.id, () => byTier<Embedder>(info, createBuiltinEmbedder, (m) => local!.embedder(m), (i) => remote!.embedder(i)));
     },
     answerer,

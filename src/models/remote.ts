@@ -8,8 +8,12 @@ import { answerSystemPrompt, answerUserPrompt, parseCitations, parseRelevance, r
 import type { Answerer, Embedder, ModelInfo, Reranker, Summariser } from "./types.ts";
 
 export interface RemoteConfig { url: string; apiKey?: string; chatModel?: string; embeddingModel?: string }
+export interface RemoteEmbedder extends Embedder {
+  /** Learns the vector width with one tiny request; a failure is kept and reported by `dims`. */
+  probe(): Promise<void>;
+}
 export interface RemoteBackends {
-  embedder(id: string): Embedder;
+  embedder(id: string): RemoteEmbedder;
   answerer(id: string): Answerer;
   summariser(id: string): Summariser;
   reranker(id: string): Reranker;
@@ -47,7 +51,8 @@ export function createRemoteBackends(cfg: RemoteConfig): RemoteBackends {
     "content-type": "application/json",
     ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}),
   });
-  let dims = 0; // learnt from the first response
+  let dims = 0; // learnt from the probe or the first response
+  let probeError: unknown;
 
   async function post(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
     const res = await fetch(base + path, { method: "POST", headers: headers(), body: JSON.stringify(body), signal });
@@ -89,9 +94,22 @@ export function createRemoteBackends(cfg: RemoteConfig): RemoteBackends {
 
   return {
     embedder(id) {
-      return {
+      const e: RemoteEmbedder = {
         id,
-        get dims() { return dims; },
+        // The vector table is created with this width at start-up, before any document is
+        // embedded: an unknown width must stop the start with the reason, not make a 0-wide table.
+        get dims() {
+          if (dims > 0) return dims;
+          const why = probeError instanceof Error ? probeError.message : "no embedding requested yet";
+          throw new Error(`Vector width of remote embedding model "${id}" at ${base} is unknown: ${why}`);
+        },
+        async probe() {
+          try {
+            await e.embed(["dimension probe"], "query");
+          } catch (err) {
+            probeError = err;
+          }
+        },
         async embed(texts) {
           if (!texts.length) return [];
           const res = await post("/v1/embeddings", { model: name(id), input: texts, encoding_format: "float" });
@@ -102,6 +120,7 @@ export function createRemoteBackends(cfg: RemoteConfig): RemoteBackends {
           return out;
         },
       };
+      return e;
     },
     answerer(id) {
       return {
