@@ -42,6 +42,10 @@ export const ConfigSchema = T.Object({
   remoteKey: T.Optional(T.String()),
   remoteChatModel: T.Optional(T.String()),
   remoteEmbeddingModel: T.Optional(T.String()),
+  /** Chunks re-embedded per batch when the embedding model changed (the rebuild yields between batches). */
+  reembedBatch: T.Integer({ minimum: 1, maximum: 4096 }),
+  /** Pause between re-embedding batches, milliseconds: leaves CPU to queries on small machines. */
+  reembedPauseMs: T.Integer({ minimum: 0, maximum: 60_000 }),
   /** Log level: errors only, or one line per request too. */
   logRequests: T.Boolean(),
   /** TESTS ONLY: usage reports read their clock (epoch ms) from this file. Never set in production. */
@@ -80,6 +84,8 @@ export const FIELDS: Field[] = [
   { key: "remoteKey", flag: "remote-key", env: "KBQA_REMOTE_KEY", kind: "string", help: "API key for the remote server" },
   { key: "remoteChatModel", flag: "remote-chat-model", env: "KBQA_REMOTE_CHAT_MODEL", kind: "string", help: "remote chat model name" },
   { key: "remoteEmbeddingModel", flag: "remote-embedding-model", env: "KBQA_REMOTE_EMBEDDING_MODEL", kind: "string", help: "remote embedding model name" },
+  { key: "reembedBatch", flag: "reembed-batch", env: "KBQA_REEMBED_BATCH", kind: "int", def: () => 64, help: "chunks per re-embedding batch after an embedding model change" },
+  { key: "reembedPauseMs", flag: "reembed-pause-ms", env: "KBQA_REEMBED_PAUSE_MS", kind: "int", def: () => 0, help: "pause between re-embedding batches, ms" },
   { key: "logRequests", flag: "log-requests", env: "KBQA_LOG_REQUESTS", kind: "bool", def: () => false, help: "log one line per request" },
   { key: "testFakeTimeFile", flag: "test-fake-time-file", env: "KBQA_TEST_FAKE_TIME_FILE", kind: "path", help: "TESTS ONLY: usage reports take 'now' (epoch ms) from this file" },
 ];

@@ -30,7 +30,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   });
   closers.push(() => models.close());
   const blobs = new FsBlobStore(join(config.dataDir, "blobs"));
-  const vectors = await openVectorIndex(config, models);
+  const vectors = await openVectorIndex(config, models, db);
   closers.push(() => vectors.close());
   const ctx: AppContext = { config, db, clock, log: stderrLogger, models, blobs, vectors, onClose: (fn) => closers.push(fn) };
   const services = await buildServices(ctx);

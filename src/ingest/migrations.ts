@@ -16,4 +16,17 @@ export const migrations: Migration[] = [
       CREATE INDEX jobs_state ON jobs(state, org_id, id);
     `,
   },
+  {
+    // Which LanceDB table serves searches, and the rebuild (re-embedding) in progress if any.
+    // One row, so switching the active table is a single UPDATE. See store/index-state.ts.
+    id: "ingest-index-state-001",
+    sql: `
+      CREATE TABLE index_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        active_embedder TEXT NOT NULL, active_table TEXT NOT NULL,
+        building_embedder TEXT, building_table TEXT,
+        cursor TEXT NOT NULL DEFAULT '', done INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL DEFAULT 0,
+        started_at INTEGER, finished_at INTEGER, retired_table TEXT, updated_at INTEGER NOT NULL);
+    `,
+  },
 ];

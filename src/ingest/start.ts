@@ -1,18 +1,32 @@
 /**
- * Wiring of ingestion into the server (server.ts calls these two): the LanceDB index of the
- * configured embedder, and the scheduler with its worker pool.
+ * Wiring of ingestion into the server (server.ts calls these two): the vector index, and the
+ * scheduler with its worker pool.
  */
 import { join } from "node:path";
 import type { Config } from "../config.ts";
-import type { AppContext } from "../context.ts";
+import { stderrLogger, type AppContext } from "../context.ts";
 import type { ModelRegistry } from "../models/registry.ts";
+import type { Db } from "../store/db.ts";
 import { openLanceIndex, type LanceIndex } from "../store/lance.ts";
 import { WorkerPool } from "./pool.ts";
+import { openReembeddingIndex } from "./reembed.ts";
 import { startScheduler, type Scheduler } from "./scheduler.ts";
 
-export async function openVectorIndex(config: Config, models: ModelRegistry): Promise<LanceIndex> {
-  const e = models.embedder();
-  return openLanceIndex(join(config.dataDir, "lance"), e.id, e.dims);
+/**
+ * With the database: the index that records which model built its table and re-embeds in the
+ * background when the configured embedding model changed (ingest/reembed.ts). Without it
+ * (scripts): the configured embedder's table alone.
+ */
+export async function openVectorIndex(config: Config, models: ModelRegistry, db?: Db): Promise<LanceIndex> {
+  const dir = join(config.dataDir, "lance");
+  if (!db) {
+    const e = models.embedder();
+    return openLanceIndex(dir, e.id, e.dims);
+  }
+  return openReembeddingIndex({
+    dir, db, models, log: stderrLogger, now: Date.now,
+    batch: config.reembedBatch ?? 64, pauseMs: config.reembedPauseMs ?? 0,
+  });
 }
 
 /** Starts consuming the jobs table; its close runs before the index and the database close. */

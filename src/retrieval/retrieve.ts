@@ -1,6 +1,7 @@
 import type { AppContext } from "../context.ts";
 import { fromJson } from "../store/db.ts";
 import { liveChunkIds } from "../store/live-chunks.ts";
+import { queryEmbedderOf } from "../store/switching-index.ts";
 import type { VectorHit } from "../store/vector.ts";
 import { reciprocalRankFusion, RRF_K } from "./fuse.ts";
 
@@ -79,7 +80,7 @@ export async function retrieve(
   const mode = opts.mode ?? "hybrid";
   const topK = Math.max(0, Math.trunc(opts.topK));
   if (topK === 0 || corpusIds.length === 0 || !question.trim()) return [];
-  const vector = mode === "bm25" ? undefined : (await ctx.models.embedder().embed([question], "query"))[0]!;
+  const vector = mode === "bm25" ? undefined : (await queryEmbedderOf(ctx.vectors, () => ctx.models.embedder()).embed([question], "query"))[0]!;
   const text = mode === "vector" ? "" : textQuery(question);
   let depth = opts.depth ?? Math.max(topK * DEPTH_FACTOR, MIN_DEPTH);
 

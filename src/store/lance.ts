@@ -54,18 +54,54 @@ export interface LanceIndex extends VectorIndex {
   deleteDocument(orgId: string, documentId: string, generation?: number): Promise<void>;
   /** Rows in the table (all organizations). */
   count(): Promise<number>;
+  /** The stored (indexed) text of these chunks, for re-embedding with another model; absent ids are left out. */
+  texts(chunkIds: string[]): Promise<Map<string, string>>;
   /** Compacts, refreshes the FTS index and drops old versions now. */
   optimize(): Promise<void>;
   /** Builds an approximate vector index once the table is big enough; returns whether one exists. */
   ensureVectorIndex(minRows?: number): Promise<boolean>;
 }
 
-export async function openLanceIndex(dir: string, embedderId: string, dims: number): Promise<LanceIndex> {
+/** Chunk tables present under dir, with their row counts. */
+export async function listLanceTables(dir: string): Promise<{ name: string; rows: number }[]> {
   const conn = await lancedb.connect(dir);
-  const tableName = tableNameFor(embedderId);
+  try {
+    const out: { name: string; rows: number }[] = [];
+    for (const name of await conn.tableNames()) {
+      if (!name.startsWith("chunks__")) continue;
+      const t = await conn.openTable(name);
+      out.push({ name, rows: await t.countRows() });
+      t.close();
+    }
+    return out;
+  } finally {
+    conn.close();
+  }
+}
+
+/** Drops a table (a retired index); absent is fine. */
+export async function dropLanceTable(dir: string, name: string): Promise<void> {
+  const conn = await lancedb.connect(dir);
+  try {
+    if ((await conn.tableNames()).includes(name)) await conn.dropTable(name);
+  } finally {
+    conn.close();
+  }
+}
+
+/**
+ * Opens (or creates) the table of an embedder. An existing table keeps the width it was built
+ * with, whatever `dims` says; `tableName` overrides the name (a table whose model id is unknown).
+ */
+export async function openLanceIndex(dir: string, embedderId: string, requestedDims: number, tableName = tableNameFor(embedderId)): Promise<LanceIndex> {
+  const conn = await lancedb.connect(dir);
   const table = (await conn.tableNames()).includes(tableName)
     ? await conn.openTable(tableName)
-    : await conn.createEmptyTable(tableName, schemaFor(dims), { existOk: true });
+    : await conn.createEmptyTable(tableName, schemaFor(requestedDims), { existOk: true });
+  const vectorType = (await table.schema()).fields.find((f) => f.name === "vector")?.type;
+  // Duck-typed: LanceDB may carry its own copy of apache-arrow, so instanceof is unreliable.
+  const listSize = (vectorType as { listSize?: unknown } | undefined)?.listSize;
+  const dims = typeof listSize === "number" ? listSize : requestedDims;
   let hasFts = (await table.listIndices()).some((i) => i.columns.includes("text"));
   let queue: Promise<unknown> = Promise.resolve();
   let writes = 0;
@@ -169,6 +205,15 @@ export async function openLanceIndex(dir: string, embedderId: string, dims: numb
       return table.countRows(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`);
     },
     count: () => table.countRows(),
+    async texts(chunkIds) {
+      const out = new Map<string, string>();
+      for (let i = 0; i < chunkIds.length; i += IN_LIST_MAX) {
+        const ids = chunkIds.slice(i, i + IN_LIST_MAX);
+        const rs = await table.query().where(`chunkId IN (${inList(ids)})`).select(["chunkId", "text"]).limit(ids.length * 4).toArray();
+        for (const r of rs) out.set(String(r.chunkId), String(r.text));
+      }
+      return out;
+    },
     async searchVector(orgId, corpusIds, vector, limit) {
       if (!corpusIds.length || limit <= 0) return [];
       const rs = await table
