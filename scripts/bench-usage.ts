@@ -95,6 +95,26 @@ for (const tf of TIMEFRAMES) {
     console.log(`${tf.padEnd(5)} ${scope.padEnd(6)} report                      ${fmt(r)}`);
   }
 }
+// Write cost of the rollup trigger: 100k events through recordUsage vs the same rows into a
+// copy of usage_events without the trigger, same transaction size.
+db.exec("CREATE TABLE plain_events AS SELECT * FROM usage_events WHERE 0");
+db.exec("CREATE INDEX plain_org_at ON plain_events(org_id, metric, at)");
+const W = Math.min(N, 100_000);
+const writes = (insert: (e: UsageEvent) => void) => {
+  const s = performance.now();
+  db.transaction(() => {
+    for (let i = 0; i < W; i++) {
+      const m = METRICS[rnd(METRICS.length)]!;
+      insert({ ...m, amount: 1 + rnd(100), at: NOW - rnd(SPAN), userId: users[rnd(users.length)], corpusId: corpora[rnd(corpora.length)] });
+    }
+  })();
+  return W / ((performance.now() - s) / 1000);
+};
+const plainInsert = db.query("INSERT INTO plain_events (org_id, at, metric, op, amount, user_id, corpus_id, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+const plainRate = writes((e) => plainInsert.run("other", e.at, e.metric, e.op, e.amount, e.userId ?? null, e.corpusId ?? null, e.source ?? null));
+const rollupRate = writes((e) => recordUsage(db, "other", e));
+console.log(`writes: recordUsage with rollup trigger ${Math.round(rollupRate)} events/s; plain insert baseline ${Math.round(plainRate)} events/s (${(plainRate / rollupRate).toFixed(1)}x)`);
+
 const check = usage.organization(org, "Year");
 const rawTokens = db.query<{ s: number }, [string, number]>("SELECT sum(amount) AS s FROM usage_events WHERE org_id = ? AND metric = 'tokens' AND at <= ?").get(org, NOW)!.s;
 console.log(`check: Year report tokens.total ${check.tokens.total} = raw ${rawTokens}: ${check.tokens.total === rawTokens}`);
