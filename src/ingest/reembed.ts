@@ -36,9 +36,12 @@ export interface ReembedDeps {
   pauseMs: number;
   /** How long the old table stays open after the switch for searches already under way. */
   graceMs?: number;
+  /** Wait before retrying after a failed batch (a remote embedder that is down, a full disk). */
+  retryMs?: number;
 }
 
 const GRACE_MS = 10_000;
+const RETRY_MS = 30_000;
 const LOG_EVERY_MS = 5_000;
 
 /** Chunks that belong in an index: not deleted, of an undeleted document, of its current generation. */
@@ -120,6 +123,11 @@ export async function openReembeddingIndex(d: ReembedDeps): Promise<SwitchingInd
     { from: state.active.embedderId, to: configured.id, done: state.done, total });
 
   let stopped = false;
+  let wake: (() => void) | undefined;
+  const nap = (ms: number) => new Promise<void>((r) => {
+    const t = setTimeout(r, ms);
+    wake = () => { clearTimeout(t); r(); };
+  });
   let retireTimer: ReturnType<typeof setTimeout> | undefined;
   let retiring: Promise<void> | undefined;
   let retiredSlot: Slot | undefined;
@@ -131,9 +139,9 @@ export async function openReembeddingIndex(d: ReembedDeps): Promise<SwitchingInd
     d.log.info("old vector table dropped", { table: old.index.tableName });
   };
 
+  let cursor = state.cursor;
+  let done = state.done;
   const loop = async () => {
-    let cursor = state.cursor;
-    let done = state.done;
     let lastLog = Date.now();
     ix.setProgress(done, total);
     while (!stopped) {
@@ -161,7 +169,7 @@ export async function openReembeddingIndex(d: ReembedDeps): Promise<SwitchingInd
         lastLog = Date.now();
         d.log.info("re-embedding", { to: configured.id, done, total: shownTotal });
       }
-      await new Promise((r) => setTimeout(r, d.pauseMs));
+      await nap(d.pauseMs);
     }
     if (stopped) return;
     // The switch: no await between the SQLite update and the pointer swap.
@@ -183,6 +191,7 @@ export async function openReembeddingIndex(d: ReembedDeps): Promise<SwitchingInd
     progress: { done: state.done, total },
     async beforeClose() {
       stopped = true;
+      wake?.();
       await running;
       if (retireTimer) {
         clearTimeout(retireTimer);
@@ -192,8 +201,17 @@ export async function openReembeddingIndex(d: ReembedDeps): Promise<SwitchingInd
       await retiring;
     },
   });
-  const running: Promise<void> = new Promise<void>((r) => setImmediate(r)).then(loop).catch((e) => {
-    d.log.error("re-embedding stopped; it resumes at next start", { error: String(e) });
-  });
+  // Progress is recorded per batch, so a retry (or the next start) carries on where it stopped.
+  const running: Promise<void> = (async () => {
+    await new Promise<void>((r) => setImmediate(r));
+    while (!stopped) {
+      try {
+        return await loop();
+      } catch (e) {
+        d.log.error("re-embedding failed; retrying", { error: String(e), done, retryInMs: d.retryMs ?? RETRY_MS });
+        await nap(d.retryMs ?? RETRY_MS);
+      }
+    }
+  })();
   return ix;
 }

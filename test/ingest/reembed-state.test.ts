@@ -164,7 +164,7 @@ describe("background re-embedding", () => {
     const b = fakeEmbedder("fake-b", 12);
     b.failOnCall = 3; // batches of 4: two batches land, the third fails
     const first = await start(deps(b, [a, b]));
-    await waitFor(() => logs.some((l) => l.startsWith("ERROR re-embedding stopped")), "rebuild stopped", 10_000);
+    await waitFor(() => logs.some((l) => l.startsWith("ERROR re-embedding failed")), "rebuild stopped", 10_000);
     expect(first.status()).toEqual({ state: "rebuilding", active: "fake-a", building: "fake-b", done: 8, total: 17 });
     expect(readIndexState(db)).toMatchObject({ active: A, building: B, cursor: chunks[7]!.id, done: 8, total: 17 });
     await stop(first);
@@ -179,6 +179,18 @@ describe("background re-embedding", () => {
     expect(second.status()).toEqual({ state: "ready", active: "fake-b", done: 16, total: 16 });
     expect(await second.count()).toBe(16);
     expect(logs).toContain("resuming re-embedding");
+  });
+
+  test("a failed batch is retried in the same run, from the recorded cursor", async () => {
+    const a = fakeEmbedder("fake-a", 8);
+    await seedWithA(a);
+    const b = fakeEmbedder("fake-b", 12);
+    b.failOnCall = 2;
+    const ix = await start(deps(b, [a, b], { retryMs: 20 }));
+    await waitFor(() => ix.status().state === "ready", "rebuild finished after a retry", 20_000);
+    expect(logs.filter((l) => l.startsWith("ERROR re-embedding failed")).length).toBe(1);
+    expect(b.passages).toEqual(chunks.map((c) => c.text));
+    expect(ix.status()).toEqual({ state: "ready", active: "fake-b", done: 17, total: 17 });
   });
 
   test("a chunk deleted while its batch is being embedded does not reach the new table", async () => {
@@ -203,7 +215,7 @@ describe("background re-embedding", () => {
     const b = fakeEmbedder("fake-b", 12);
     b.failOnCall = 2;
     const first = await start(deps(b, [a, b]));
-    await waitFor(() => logs.some((l) => l.startsWith("ERROR re-embedding stopped")), "rebuild stopped", 10_000);
+    await waitFor(() => logs.some((l) => l.startsWith("ERROR re-embedding failed")), "rebuild stopped", 10_000);
     await stop(first);
     expect((await listLanceTables(lance)).map((t) => t.name).sort()).toEqual([A.tableName, B.tableName]);
 
