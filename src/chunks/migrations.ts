@@ -104,4 +104,16 @@ export const migrations: Migration[] = [
         FROM chunks c, ${treeOf("c.metadata")} WHERE c.deleted_at IS NULL AND term IS NOT NULL;
     `,
   },
+  {
+    // One row per chunk set: the liveness check of a search joins its ~one row per document
+    // here instead of reading a chunk row per document.
+    id: "chunks-004",
+    sql: `
+      CREATE TABLE chunk_sets (doc_seq INTEGER PRIMARY KEY, org_id TEXT NOT NULL, document_id TEXT NOT NULL, generation INTEGER NOT NULL);
+      INSERT OR IGNORE INTO chunk_sets SELECT doc_seq, org_id, document_id, generation FROM chunks WHERE doc_seq IS NOT NULL;
+      CREATE TRIGGER chunks_set AFTER UPDATE OF doc_seq ON chunks WHEN NEW.doc_seq IS NOT NULL BEGIN
+        INSERT OR IGNORE INTO chunk_sets (doc_seq, org_id, document_id, generation) VALUES (NEW.doc_seq, NEW.org_id, NEW.document_id, NEW.generation);
+      END;
+    `,
+  },
 ];

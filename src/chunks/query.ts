@@ -36,9 +36,9 @@ export interface ChunkRow {
 
 type P = Record<string, string | number>;
 
-const termExists = (conds: string[][], params: P, chunkKey: string, seq: string) =>
+const termExists = (conds: string[][], params: P, chunkKey: string, seq: string, prefix: string) =>
   conds.map((set, i) => {
-    const names = set.map((term, j) => ((params[`t${i}_${j}`] = term), `$t${i}_${j}`));
+    const names = set.map((term, j) => ((params[`${prefix}${i}_${j}`] = term), `$${prefix}${i}_${j}`));
     return `EXISTS (SELECT 1 FROM chunk_terms x${i} WHERE x${i}.org_key = $ok AND x${i}.term IN (${names.join(",")})
       AND x${i}.doc_seq = ${seq} AND x${i}.chunk_key = ${chunkKey})`;
   });
@@ -55,6 +55,8 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: { pageSize: nu
   if (f.documentId !== undefined) rowPreds.push("c.document_id = $doc"), (params.doc = f.documentId);
   if (f.corpusId !== undefined) rowPreds.push("c.corpus_id = $corpus"), (params.corpus = f.corpusId);
   const conds = f.match?.conds ?? [];
+  // Rarest term set first: it drives the scans, the others are probed by key.
+  const ordered = conds.length > 1 ? orderBySelectivity(db, orgKey, conds) : conds;
 
   // Group counts: from the per-document term counts for one term set (or none: term '*'),
   // from the term index for several, from chunks when a per-chunk filter (hash, page) applies.
@@ -65,12 +67,12 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: { pageSize: nu
     groupSql = `SELECT doc_seq AS s, sum(n) AS n FROM chunk_term_counts WHERE org_key = $ok AND term IN (${names.join(",")})
       GROUP BY doc_seq`;
   } else if (!rowLevel) {
-    const [first, ...rest] = orderBySelectivity(db, orgKey, conds);
+    const [first, ...rest] = ordered;
     const names = first!.map((term, j) => ((params[`d_${j}`] = term), `$d_${j}`));
     groupSql = `SELECT t.doc_seq AS s, count(*) AS n FROM chunk_terms t WHERE t.org_key = $ok AND t.term IN (${names.join(",")})
-      ${termExists(rest, params, "t.chunk_key", "t.doc_seq").map((e) => `AND ${e}`).join(" ")} GROUP BY t.doc_seq`;
+      ${termExists(rest, params, "t.chunk_key", "t.doc_seq", "g").map((e) => `AND ${e}`).join(" ")} GROUP BY t.doc_seq`;
   } else {
-    const preds = [...rowPreds.filter((p) => !p.includes("$corpus")), ...termExists(conds, params, "c.rowid", "c.doc_seq")];
+    const preds = [...rowPreds.filter((p) => !p.includes("$corpus")), ...termExists(conds, params, "c.rowid", "c.doc_seq", "c")];
     groupSql = `SELECT c.doc_seq AS s, count(*) AS n FROM chunks c WHERE c.org_id = $org AND c.deleted_at IS NULL
       ${preds.map((p) => `AND ${p}`).join(" ")} GROUP BY c.doc_seq`;
   }
@@ -78,20 +80,28 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: { pageSize: nu
   const groups = db
     .query<{ s: number; n: number }, P>(
       `WITH g AS (${groupSql})
-       SELECT g.s, g.n FROM g JOIN chunks k ON k.rowid = (SELECT rowid FROM chunks WHERE doc_seq = g.s LIMIT 1)
+       SELECT g.s, g.n FROM g JOIN chunk_sets k ON k.doc_seq = g.s
        JOIN documents d ON d.id = k.document_id AND d.org_id = $org AND d.generation = k.generation
        WHERE d.deleted_at IS NULL AND d.status = 'READY' ${docPreds} ORDER BY g.s`,
     )
     .all(params);
 
   const cols = `c.rowid, c.id, c.document_id, c.corpus_id, c.pages, c.hash, c.metadata${o.body ? ", c.body" : ""}`;
-  const allPreds = [...rowPreds, ...termExists(conds, params, "c.rowid", "c.doc_seq")].map((p) => `AND ${p}`).join(" ");
+  const [driverSet, ...probed] = ordered;
+  const allPreds = [...rowPreds, ...termExists(probed, params, "c.rowid", "c.doc_seq", "p")].map((p) => `AND ${p}`).join(" ");
+  // With a metadata match the rarest term set drives the read (few rows per document when
+  // selective); without one the reading-order index does.
+  const driver = driverSet ? driverSet.map((term, j) => ((params[`r_${j}`] = term), `$r_${j}`)).join(",") : null;
+  const from = driver
+    ? `FROM chunk_terms r CROSS JOIN chunks c ON c.rowid = r.chunk_key WHERE r.org_key = $ok AND r.term IN (${driver}) AND`
+    : "FROM chunks c WHERE";
   const read = (seqs: number[], limit: number, offset: number, what = cols) =>
     seqs.length === 0
       ? []
       : db
           .query<ChunkRow, P>(
-            `SELECT ${what} FROM chunks c WHERE c.org_id = $org AND c.deleted_at IS NULL AND c.doc_seq IN (${seqs.join(",")})
+            `SELECT ${what} ${from} ${driver ? `r.doc_seq IN (${seqs.join(",")}) AND` : ""}
+             c.org_id = $org AND c.deleted_at IS NULL AND c.doc_seq IN (${seqs.join(",")})
              ${allPreds} ORDER BY c.doc_seq, c.first_page, c.id LIMIT ${limit} OFFSET ${offset}`,
           )
           .all(params);

@@ -116,7 +116,8 @@ export function chunkService(db: Db, clock: Clock, vectors: () => VectorIndex | 
       ownedOrForbidden(orgId, "documents", q.documentId, "Document");
       const f: Filter = { corpusId: q.corpusId, documentId: q.documentId, hash: q.hash, page: q.page, match };
       const body = q.body === true;
-      const { total, rows } = searchChunks(db, orgId, f, { pageSize: q.pageSize, pageIndex: q.pageIndex, body });
+      // One read snapshot for counts and page, so a commit in between cannot skew them.
+      const { total, rows } = db.transaction(() => searchChunks(db, orgId, f, { pageSize: q.pageSize, pageIndex: q.pageIndex, body })).deferred();
       return { pageIndex: q.pageIndex, pageSize: q.pageSize, total, items: rows.map((r) => view(r, body)) };
     },
 
