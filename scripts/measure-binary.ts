@@ -17,7 +17,8 @@ const RUNS = num("runs", 5);
 const DOCS = num("docs", 100);
 const IDLE_MS = 3000; // memory is read after this much idle time, the same for both variants
 
-const rssKb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+const statusKb = (pid: number, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+const rssKb = (pid: number) => statusKb(pid, "VmRSS");
 const children = (pid: number): number[] =>
   readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((p) => {
     try {
@@ -61,7 +62,7 @@ async function ingest(v: Variant, work: string, tmp: string, url: string, n: num
   const { kid } = await cli(v, work, tmp, ["key", "add", "--org", orgId, "--public-key", join(work, "k.pem")]);
   const jwt = await new SignJWT({}).setProtectedHeader({ alg: "RS256", kid }).setSubject("m").setIssuedAt().setExpirationTime("1h").sign(keys.privateKey);
   const api = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(url + path, { method, headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" }, body: body && JSON.stringify(body) });
+    const r = await fetch(url + path, { method, headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
     if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
     return r.json() as Promise<any>;
   };
@@ -109,10 +110,11 @@ async function measure(v: Variant) {
     await ingest(v, work, tmp, s.url, DOCS);
     await Bun.sleep(IDLE_MS);
     const after = rssKb(s.proc.pid);
+    const afterAnon = statusKb(s.proc.pid, "RssAnon");
     const workers = children(s.proc.pid).reduce((sum, p) => sum + rssKb(p), 0);
     s.proc.kill("SIGTERM");
     await s.proc.exited;
-    return { first, median: median(starts), starts, idle, after, workers };
+    return { first, median: median(starts), starts, idle, after, afterAnon, workers };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -129,6 +131,6 @@ for (const v of variants) {
   const r = await measure(v);
   console.log(
     `${v.name.padEnd(24)} listening: median ${r.median.toFixed(0)} ms of ${RUNS} (${r.starts.map((x) => x.toFixed(0)).join(", ")}), first start ${r.first.toFixed(0)} ms` +
-      ` | RSS idle ${mb(r.idle)}, after ${DOCS} docs ${mb(r.after)} (+ workers ${mb(r.workers)})`,
+      ` | RSS idle ${mb(r.idle)}, after ${DOCS} docs ${mb(r.after)} (anonymous ${mb(r.afterAnon)}; + workers ${mb(r.workers)})`,
   );
 }

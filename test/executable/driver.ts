@@ -3,7 +3,7 @@
 // a network namespace with no network (`unshare -n`), where the test process itself cannot reach
 // the server. Prints one JSON report line on stdout; the test asserts on it.
 //   bun test/executable/driver.ts WORKDIR
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { exportSPKI, generateKeyPair, SignJWT } from "jose";
 import { PDFDocument, StandardFonts } from "pdf-lib";
@@ -24,9 +24,12 @@ async function makePdf(pages: string[][]): Promise<Uint8Array> {
   return doc.save();
 }
 
+// Only TMPDIR is set, to a folder of the work dir: the natives are unpacked from the executable
+// there, so no cache left by an earlier run (in /tmp/kbqa-runtime-<uid>) can help.
 const ENV = "/usr/bin/env";
+const kbqa = (work: string) => [ENV, "-i", `TMPDIR=${join(work, "tmp")}`, "./kbqa"];
 const run = async (work: string, args: string[]) => {
-  const p = Bun.spawn([ENV, "-i", "./kbqa", ...args], { cwd: work, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([...kbqa(work), ...args], { cwd: work, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { code, stdout, stderr };
 };
@@ -43,11 +46,15 @@ async function poll<T>(fn: () => Promise<T | undefined | false>, what: string, m
 
 export async function roundTrip(work: string): Promise<Record<string, unknown>> {
   const report: Record<string, unknown> = {};
+  mkdirSync(join(work, "tmp"));
   const selftest = await run(work, ["selftest", "--models", "./selftest-models"]);
   report.selftest = { code: selftest.code, result: JSON.parse(selftest.stdout.trim().split("\n").pop() || "{}") };
+  const models = await run(work, ["models", "list", "--models", "./selftest-models"]);
+  report.models = { code: models.code, ids: models.code === 0 ? (JSON.parse(models.stdout) as { id: string }[]).map((m) => m.id).sort() : models.stderr };
+  report.help = (await run(work, ["--help"])).stdout.includes("kbqa serve");
 
   const t0 = performance.now();
-  const server = Bun.spawn([ENV, "-i", "./kbqa", "serve", "--port", "0"], { cwd: work, stdout: "pipe", stderr: "pipe" });
+  const server = Bun.spawn([...kbqa(work), "serve", "--port", "0"], { cwd: work, stdout: "pipe", stderr: "pipe" });
   let err = "";
   void (async () => {
     for await (const c of server.stderr as ReadableStream<Uint8Array>) err += new TextDecoder().decode(c);
@@ -99,7 +106,7 @@ export async function roundTrip(work: string): Promise<Record<string, unknown>> 
       chunk: { multipage_sections: false, combine_text_under_n_chars: 0 },
     });
     const uploadUrl = String(init.uploadUrl).startsWith("http") ? init.uploadUrl : url + init.uploadUrl;
-    report.upload = (await fetch(uploadUrl, { method: "PUT", headers: { "content-type": "application/pdf" }, body: pdf })).status;
+    report.upload = (await fetch(uploadUrl, { method: "PUT", headers: { "content-type": "application/pdf" }, body: pdf as Uint8Array<ArrayBuffer> })).status;
     const docId = init.document.id as string;
     await api("POST", `/v1/doc/${docId}/commit`);
     const doc = await poll(async () => {
@@ -139,6 +146,8 @@ export async function roundTrip(work: string): Promise<Record<string, unknown>> 
   } finally {
     server.kill("SIGTERM");
     report.exitCode = await server.exited;
+    report.tmpFiles = readdirSync(join(work, "tmp")).filter((d) => !d.startsWith("kbqa-runtime-"));
+    report.unpacked = readdirSync(join(work, "tmp")).filter((d) => d.startsWith("kbqa-runtime-")).flatMap((d) => readdirSync(join(work, "tmp", d)).flatMap((id) => readdirSync(join(work, "tmp", d, id)))).sort();
     report.serverStderr = err.slice(-2000);
   }
   return report;

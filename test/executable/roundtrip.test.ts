@@ -15,7 +15,7 @@ beforeAll(async () => {
   const exe = await freshExecutable();
   if (exe.built) console.error(`built dist/kbqa in ${exe.buildMs} ms`);
   work = bareCopy(exe.path);
-  expect(readdirSync(work)).toEqual(["kbqa"]);
+  expect(readdirSync(work)).toEqual(["kbqa"]); // nothing else: no lib/, no node_modules
   // Tiny models for the selftest only; the server itself runs with ./models absent (built-in tier).
   const models = join(work, "selftest-models");
   mkdirSync(models);
@@ -49,6 +49,11 @@ describe("dist/kbqa alone in an empty folder, env -i" + (cut ? ", unshare -n" : 
     if (existsSync(STORIES)) expect(r.checks.llama).toMatchObject({ model: "stories260K", completionTokens: expect.any(Number) });
   });
 
+  test("operator commands: --help and `models list` (GGUF header read by llama.cpp's reader, ONNX folder scan)", () => {
+    expect(report.help).toBe(true);
+    expect(report.models).toEqual({ code: 0, ids: existsSync(STORIES) ? ["stories260K", "tiny-embed"] : ["tiny-embed"] });
+  });
+
   test("serves: listening line, /pub/ping and `kbqa ping` (the Docker HEALTHCHECK)", () => {
     expect(report.listeningMs).toBeGreaterThan(0);
     expect(report.ping).toBe(0);
@@ -71,5 +76,13 @@ describe("dist/kbqa alone in an empty folder, env -i" + (cut ? ", unshare -n" : 
 
   test("SIGTERM drains and exits 0", () => {
     expect(report.exitCode).toBe(0);
+  });
+
+  test("the natives were unpacked from the executable itself into $TMPDIR/kbqa-runtime-<uid>/<id>/", () => {
+    expect(report.unpacked).toEqual(["canvas", "lancedb", "llama", "onnxruntime"]);
+  });
+
+  test("ONNX Runtime's telemetry stays off (it leaves $TMPDIR/.ses and mat-debug-<pid>.log when on)", () => {
+    expect(report.tmpFiles).toEqual([]);
   });
 });
