@@ -17,10 +17,9 @@ export interface SeedChunk {
  * and hashes that a real ingestion would not produce on demand; the rows go to real storage
  * and everything is read back over HTTP. Ingestion itself is covered in ingest.test.ts.
  */
-export function seedDocument(k: Kbqa, orgId: string, corpusId: string, chunks: SeedChunk[]): { documentId: string; chunkIds: string[] } {
+export function seedDocument(k: Kbqa, orgId: string, corpusId: string, chunks: SeedChunk[], documentId = crypto.randomUUID()): { documentId: string; chunkIds: string[] } {
   const db = new Database(join(k.dataDir, "kbqa.sqlite"));
   db.exec("PRAGMA busy_timeout = 10000");
-  const documentId = crypto.randomUUID();
   const now = Date.now();
   const chunkIds = chunks.map(() => orderedId());
   db.transaction(() => {

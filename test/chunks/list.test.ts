@@ -74,8 +74,9 @@ describe("GET /v1/chunk/", () => {
     const c2 = await newCorpus(other);
     const first = seedDocument(k, other.orgId, c2, [{ pages: [1] }, { pages: [2] }, { pages: [3] }]);
     const p0 = await other.api("GET", "/v1/chunk/?pageSize=2&pageIndex=0");
-    // A new document commits between two page reads (its id may sort anywhere).
-    const second = seedDocument(k, other.orgId, c2, [{ pages: [] }, { pages: [1] }]);
+    // A new document commits between two page reads; its id sorts before the first one's, and
+    // its chunk ids are newer: only the commit order keeps it after what was already read.
+    const second = seedDocument(k, other.orgId, c2, [{ pages: [] }, { pages: [1] }], `00000000-0000-4000-8000-${"0".repeat(12)}`);
     const p1 = await other.api("GET", "/v1/chunk/?pageSize=2&pageIndex=1");
     const p2 = await other.api("GET", "/v1/chunk/?pageSize=2&pageIndex=2");
     expect([...ids(p0.body.items), ...ids(p1.body.items), ...ids(p2.body.items)]).toEqual([...first.chunkIds, ...second.chunkIds]);
