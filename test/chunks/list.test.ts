@@ -102,3 +102,17 @@ describe("GET /v1/chunk/", () => {
     expect((await org.api("GET", "/v1/chunk/")).body.total).toBe(6);
   });
 });
+
+describe("OpenAPI", () => {
+  test("documents every chunk operation, with no vector or scalar page in the chunk schema", async () => {
+    const r = await k.request("GET", "/openapi.json");
+    expect(r.status).toBe(200);
+    const paths = r.body.paths;
+    expect(Object.keys(paths["/v1/chunk/"] ?? {})).toContain("get");
+    expect(Object.keys(paths["/v1/chunk/q"] ?? {})).toContain("get");
+    expect(Object.keys(paths["/v1/chunk/{chunkId}"] ?? {}).sort()).toEqual(["delete", "get", "patch"]);
+    const text = JSON.stringify(paths["/v1/chunk/{chunkId}"]);
+    expect(text).not.toContain('"vector"');
+    expect(text).not.toContain('"page"');
+  });
+});
