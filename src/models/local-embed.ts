@@ -5,6 +5,7 @@
 // instruction before queries only).
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { disableOnnxTelemetry } from "../runtime/native-env.ts";
 import type { ScannedModel } from "./scan.ts";
 import type { Embedder } from "./types.ts";
 
@@ -42,7 +43,10 @@ export function onnxLoadOptions(onnxFile: string): { model_file_name: string; dt
 let envReady: Promise<typeof import("@huggingface/transformers")> | undefined;
 
 export async function transformersFor(modelsDir: string) {
-  envReady ??= import("@huggingface/transformers");
+  // Before ONNX Runtime loads: its Linux build uploads telemetry unless ORT_DISABLE_TELEMETRY is in
+  // the C environment, which transformers.js's own process.env assignment does not reach under
+  // Bun (see runtime/native-env.ts). The offline tier test catches the attempt with strace.
+  envReady ??= (disableOnnxTelemetry(), import("@huggingface/transformers"));
   const tf = await envReady;
   tf.env.allowRemoteModels = false;
   tf.env.allowLocalModels = true;
