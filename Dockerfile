@@ -19,7 +19,8 @@ RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home 
  && chown kbqa:kbqa /data /models
 COPY --from=build /src/dist/kbqa /usr/local/bin/kbqa
 USER kbqa
-# Natives are unpacked from the executable on first start into $TMPDIR/kbqa-runtime-<uid> (~280 MB).
+# Natives are unpacked from the executable on first use into ~/.cache/kbqa/runtime = /data/.cache/…
+# (~280 MB, once per kbqa version; older versions' copies are pruned).
 ENV KBQA_DATA_DIR=/data \
     KBQA_MODELS_DIR=/models \
     KBQA_PORT=8080

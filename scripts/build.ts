@@ -60,10 +60,10 @@ console.error(`built ${outfile} (${target}, ${mb(statSync(outfile).size)}) in ${
 
 // The pack relies on how Bun locates its payload (from the end of the file): prove the result works.
 if (target === hostTarget && natives !== "none" && !argv.includes("--no-verify")) {
-  // A fresh TMPDIR: the natives are extracted from the pack, not found in an earlier cache.
+  // A fresh HOME (and TMPDIR): the natives are extracted from the pack, not found in an earlier cache.
   const fresh = join(tmpdir(), `kbqa-build-verify-${process.pid}`);
   mkdirSync(fresh, { recursive: true });
-  const p = Bun.spawnSync([outfile, "selftest", "--models", join(fresh, "models")], { env: { TMPDIR: fresh }, cwd: fresh, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawnSync([outfile, "selftest", "--models", join(fresh, "models")], { env: { HOME: fresh, TMPDIR: fresh }, cwd: fresh, stdout: "pipe", stderr: "pipe" });
   rmSync(fresh, { recursive: true, force: true });
   const out = p.stdout.toString().trim();
   if (p.exitCode !== 0) {

@@ -2,7 +2,7 @@
 //   bun scripts/measure-binary.ts [--runs 5] [--docs 100]
 // - size of dist/kbqa (rebuilt first when stale)
 // - start → "listening" line: median of N starts with an empty models folder; plus the very first
-//   start with an empty natives cache (it unpacks ~280 MB of libraries once)
+//   start with an empty natives cache (HOME is a fresh folder: it unpacks ~280 MB of libraries once)
 // - resident memory (VmRSS) of the server idle after start, and idle after ingesting D small
 //   markdown documents (server alone, and server + ingestion worker processes)
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -123,7 +123,7 @@ async function measure(v: Variant) {
 const exe = await freshExecutable();
 const size = statSync(exe.path).size;
 const variants: Variant[] = [
-  { name: "executable", argv: (w) => [join(w, "kbqa")], env: (tmp) => ({ TMPDIR: tmp }) },
+  { name: "executable", argv: (w) => [join(w, "kbqa")], env: (tmp) => ({ TMPDIR: tmp, HOME: tmp }) },
   { name: "source (bun src/cli.ts)", argv: () => [process.execPath, join(ROOT, "src", "cli.ts")], env: (tmp) => ({ PATH: process.env.PATH ?? "", TMPDIR: tmp }) },
 ];
 console.log(`dist/kbqa: ${(size / 1e6).toFixed(1)} MB${exe.built ? ` (built in ${(exe.buildMs! / 1000).toFixed(1)} s)` : ""}; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);

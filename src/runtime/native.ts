@@ -5,8 +5,8 @@
 // natives between the runtime's ELF image and Bun's payload (see scripts/build/natives.ts), and a
 // group is written once to a private folder named by the pack's content hash: later starts only
 // stat it. The fallback layout ("lib") is a lib/ folder next to the executable, used as is.
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { accessSync, closeSync, constants, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 export interface NativeManifest {
@@ -27,9 +27,36 @@ export function configureNativeDir(dir: string): void {
   rootOverride = dir;
 }
 
+/**
+ * The user's cache folder (~/.cache/kbqa/runtime), else a per-user folder in the temp directory.
+ * Not /tmp first: on systems where /tmp is a tmpfs the ~280 MB of libraries would sit in RAM.
+ */
 function defaultRoot(): string {
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  try {
+    const home = homedir();
+    if (home && home !== "/") {
+      const cache = join(home, ".cache", "kbqa", "runtime");
+      mkdirSync(cache, { recursive: true, mode: 0o700 });
+      accessSync(cache, constants.W_OK);
+      return cache;
+    }
+  } catch {
+    // read-only or missing home: fall through
+  }
   return join(tmpdir(), `kbqa-runtime-${uid}`);
+}
+
+/** Extractions of other builds, untouched for an hour (not a version starting right now), are removed. */
+function pruneOtherBuilds(root: string, keep: string): void {
+  for (const name of readdirSync(root)) {
+    if (name === keep || !/^[0-9a-f]{16}$/.test(name)) continue;
+    try {
+      if (Date.now() - lstatSync(join(root, name)).mtimeMs > 3_600_000) rmSync(join(root, name), { recursive: true, force: true });
+    } catch {
+      // another process pruned it first
+    }
+  }
 }
 
 /**
@@ -111,6 +138,7 @@ export function nativeGroupDir(manifest: NativeManifest, group: string, exe = pr
   }
   ensurePrivateDir(root);
   const base = join(root, manifest.id);
+  if (!existsSync(base)) pruneOtherBuilds(root, manifest.id);
   mkdirSync(base, { recursive: true, mode: 0o700 });
   const dir = join(base, group);
   let index: PackIndex | undefined;

@@ -24,10 +24,10 @@ async function makePdf(pages: string[][]): Promise<Uint8Array> {
   return doc.save();
 }
 
-// Only TMPDIR is set, to a folder of the work dir: the natives are unpacked from the executable
-// there, so no cache left by an earlier run (in /tmp/kbqa-runtime-<uid>) can help.
+// Only HOME and TMPDIR are set, to folders of the work dir: the natives are unpacked from the
+// executable into HOME/.cache/kbqa/runtime, so no cache left by an earlier run can help.
 const ENV = "/usr/bin/env";
-const kbqa = (work: string) => [ENV, "-i", `TMPDIR=${join(work, "tmp")}`, "./kbqa"];
+const kbqa = (work: string) => [ENV, "-i", `HOME=${join(work, "home")}`, `TMPDIR=${join(work, "tmp")}`, "./kbqa"];
 const run = async (work: string, args: string[]) => {
   const p = Bun.spawn([...kbqa(work), ...args], { cwd: work, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
@@ -47,6 +47,7 @@ async function poll<T>(fn: () => Promise<T | undefined | false>, what: string, m
 export async function roundTrip(work: string): Promise<Record<string, unknown>> {
   const report: Record<string, unknown> = {};
   mkdirSync(join(work, "tmp"));
+  mkdirSync(join(work, "home"));
   const selftest = await run(work, ["selftest", "--models", "./selftest-models"]);
   report.selftest = { code: selftest.code, result: JSON.parse(selftest.stdout.trim().split("\n").pop() || "{}") };
   const models = await run(work, ["models", "list", "--models", "./selftest-models"]);
@@ -146,8 +147,9 @@ export async function roundTrip(work: string): Promise<Record<string, unknown>> 
   } finally {
     server.kill("SIGTERM");
     report.exitCode = await server.exited;
-    report.tmpFiles = readdirSync(join(work, "tmp")).filter((d) => !d.startsWith("kbqa-runtime-"));
-    report.unpacked = readdirSync(join(work, "tmp")).filter((d) => d.startsWith("kbqa-runtime-")).flatMap((d) => readdirSync(join(work, "tmp", d)).flatMap((id) => readdirSync(join(work, "tmp", d, id)))).sort();
+    report.tmpFiles = readdirSync(join(work, "tmp"));
+    const runtime = join(work, "home", ".cache", "kbqa", "runtime");
+    report.unpacked = readdirSync(runtime).flatMap((id) => readdirSync(join(runtime, id))).sort();
     report.serverStderr = err.slice(-2000);
   }
   return report;

@@ -1,7 +1,7 @@
 // The natives pack round trip without compiling: a synthetic ELF image, the pack spliced after it,
 // a fake "Bun payload" ending in its size, then extraction into a private cache folder.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildPack, elfEnd, spliceIntoExecutable } from "../../scripts/build/natives.ts";
@@ -84,6 +84,20 @@ describe("natives pack", () => {
     writeFileSync(join(root, id, "d", "a.so"), "alp");
     writeFileSync(join(root, id, "d", ".complete"), id);
     expect(readFileSync(join(nativeGroupDir({ id, source: "pack" }, "d", exe, root), "a.so"), "utf8")).toBe("alpha");
+  });
+
+  test("a new build removes extractions of other builds untouched for an hour, keeps recent ones", async () => {
+    const { exe, id } = await fakeExecutable({ "n/a.so": "alpha" });
+    const root = join(temp(), "cache");
+    mkdirSync(join(root, "00000000000000aa", "n"), { recursive: true });
+    mkdirSync(join(root, "00000000000000bb", "n"), { recursive: true });
+    mkdirSync(join(root, "not-a-build"));
+    chmodSync(root, 0o700);
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(join(root, "00000000000000aa"), old, old);
+    utimesSync(join(root, "not-a-build"), old, old);
+    nativeGroupDir({ id, source: "pack" }, "n", exe, root);
+    expect(readdirSync(root).sort()).toEqual(["00000000000000bb", id, "not-a-build"].sort());
   });
 
   test("refuses a cache root other users can write to", async () => {
