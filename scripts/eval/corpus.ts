@@ -5,7 +5,13 @@
  * would ask, often without the document's exact words.
  */
 export interface EvalDoc { name: string; pages: string[][] }
-export interface EvalQuestion { q: string; doc: string; page: number }
+/**
+ * `kind` says how a question was written: "original" (the first set), or one of the added
+ * user-style phrasings — "inflection" (other word forms than the page: plural, -ing, -ed, US/UK
+ * spelling), "typo" (a misspelt key word), "paraphrase" (other words for the same thing).
+ */
+export type QuestionKind = "original" | "inflection" | "typo" | "paraphrase";
+export interface EvalQuestion { q: string; doc: string; page: number; kind?: QuestionKind }
 
 export const DOCS: EvalDoc[] = [
   { name: "espresso-machine.pdf", pages: [
@@ -120,7 +126,7 @@ export const DOCS: EvalDoc[] = [
   ] },
 ];
 
-export const QUESTIONS: EvalQuestion[] = [
+const ORIGINAL: EvalQuestion[] = [
   { q: "What water temperature does the Brava espresso machine reach?", doc: "espresso-machine.pdf", page: 1 },
   { q: "How often should I descale my coffee machine?", doc: "espresso-machine.pdf", page: 2 },
   { q: "How hot should milk be frothed for a latte?", doc: "espresso-machine.pdf", page: 3 },
@@ -186,3 +192,79 @@ export const QUESTIONS: EvalQuestion[] = [
   { q: "How much aquarium water should be changed each week?", doc: "aquarium-care.pdf", page: 2 },
   { q: "How long should a new fish tank be cycled?", doc: "aquarium-care.pdf", page: 3 },
 ];
+
+/**
+ * Added questions, written the way users type: other word forms, misspellings and paraphrases.
+ * They were written from the pages alone, before any retrieval mode was run on them, and none
+ * was changed or dropped after seeing results.
+ */
+const ADDED: EvalQuestion[] = [
+  { q: "How much ground coffee for a double shot?", doc: "espresso-machine.pdf", page: 1, kind: "paraphrase" },
+  { q: "how often to descale the expresso machine", doc: "espresso-machine.pdf", page: 2, kind: "typo" },
+  { q: "how long to purge steam wands after frothing milk", doc: "espresso-machine.pdf", page: 3, kind: "inflection" },
+  { q: "what tire pressure for a road bike", doc: "bike-maintenance.pdf", page: 1, kind: "inflection" },
+  { q: "how often to lubricate a bike chian", doc: "bike-maintenance.pdf", page: 2, kind: "typo" },
+  { q: "when do brake pads need replacing", doc: "bike-maintenance.pdf", page: 3, kind: "inflection" },
+  { q: "How much light does a seedling need per day?", doc: "tomato-growing.pdf", page: 1, kind: "inflection" },
+  { q: "how deep should I bury the tomato stems when transplanting", doc: "tomato-growing.pdf", page: 2, kind: "inflection" },
+  { q: "how often shoud I water tomatos", doc: "tomato-growing.pdf", page: 3, kind: "typo" },
+  { q: "how far in advance do I request leave", doc: "employee-handbook.pdf", page: 1, kind: "inflection" },
+  { q: "what are the core hours for emplyees", doc: "employee-handbook.pdf", page: 2, kind: "typo" },
+  { q: "who has to approve business class travel", doc: "employee-handbook.pdf", page: 3, kind: "paraphrase" },
+  { q: "maximum power the SunFlow inverter can convert", doc: "solar-inverter.pdf", page: 1, kind: "inflection" },
+  { q: "what dos eror E21 mean", doc: "solar-inverter.pdf", page: 2, kind: "typo" },
+  { q: "where to install the inverter", doc: "solar-inverter.pdf", page: 3, kind: "inflection" },
+  { q: "how quickly should my starter double", doc: "sourdough-bread.pdf", page: 1, kind: "inflection" },
+  { q: "how many stretch and fold sets should I do", doc: "sourdough-bread.pdf", page: 2, kind: "inflection" },
+  { q: "how long do I bake sourdogh with the lid on", doc: "sourdough-bread.pdf", page: 3, kind: "typo" },
+  { q: "what century was the alexandria pharos constructed", doc: "lighthouse-history.pdf", page: 1, kind: "paraphrase" },
+  { q: "who was augustine fresnel", doc: "lighthouse-history.pdf", page: 2, kind: "typo" },
+  { q: "how long were lighthouse keepers' shifts", doc: "lighthouse-history.pdf", page: 3, kind: "inflection" },
+  { q: "what's the max line length in python", doc: "python-style-guide.pdf", page: 1, kind: "paraphrase" },
+  { q: "naming convention for python functions", doc: "python-style-guide.pdf", page: 2, kind: "inflection" },
+  { q: "are wildcard imprts ok", doc: "python-style-guide.pdf", page: 3, kind: "typo" },
+  { q: "how deep to press during chest compression", doc: "first-aid.pdf", page: 1, kind: "inflection" },
+  { q: "should I put ice on a burn", doc: "first-aid.pdf", page: 2, kind: "paraphrase" },
+  { q: "nosebleed what to do, tilt head back?", doc: "first-aid.pdf", page: 3, kind: "inflection" },
+  { q: "what powers the curiosity rover", doc: "mars-rovers.pdf", page: 1, kind: "inflection" },
+  { q: "which rover brought the ingenuity helicoptor to mars", doc: "mars-rovers.pdf", page: 2, kind: "typo" },
+  { q: "how long did opportunity last", doc: "mars-rovers.pdf", page: 3, kind: "paraphrase" },
+  { q: "what temperature for full bodied red wine", doc: "wine-tasting.pdf", page: 1, kind: "inflection" },
+  { q: "what makes wine feel dry in the mouth", doc: "wine-tasting.pdf", page: 2, kind: "paraphrase" },
+  { q: "should a young wine be decanted", doc: "wine-tasting.pdf", page: 3, kind: "inflection" },
+  { q: "is storm damage covered", doc: "home-insurance.pdf", page: 1, kind: "inflection" },
+  { q: "do photos help an insurance claim", doc: "home-insurance.pdf", page: 2, kind: "paraphrase" },
+  { q: "is jewelry covered and does it need listing", doc: "home-insurance.pdf", page: 3, kind: "inflection" },
+  { q: "how do i tune a guitr", doc: "guitar-basics.pdf", page: 1, kind: "typo" },
+  { q: "which fret for a G major chord", doc: "guitar-basics.pdf", page: 2, kind: "paraphrase" },
+  { q: "why do new strings go out of tune", doc: "guitar-basics.pdf", page: 3, kind: "paraphrase" },
+  { q: "when are marketing contacts deleted", doc: "data-retention-policy.pdf", page: 1, kind: "inflection" },
+  { q: "how long are security incidents kept", doc: "data-retention-policy.pdf", page: 2, kind: "inflection" },
+  { q: "how long do backups last before being overwritten", doc: "data-retention-policy.pdf", page: 3, kind: "inflection" },
+  { q: "biggest volcanoe on earth", doc: "volcanoes.pdf", page: 1, kind: "typo" },
+  { q: "what are pyroclastic flows made of", doc: "volcanoes.pdf", page: 2, kind: "paraphrase" },
+  { q: "why did crops fail in europe in 1816", doc: "volcanoes.pdf", page: 3, kind: "inflection" },
+  { q: "how long to charge a 60 kwh batery at home", doc: "electric-car-charging.pdf", page: 1, kind: "typo" },
+  { q: "how powerful are DC fast chargers", doc: "electric-car-charging.pdf", page: 2, kind: "paraphrase" },
+  { q: "should I precondition my battery when it's cold", doc: "electric-car-charging.pdf", page: 3, kind: "inflection" },
+  { q: "how does the sicilian defense start", doc: "chess-openings.pdf", page: 1, kind: "inflection" },
+  { q: "what is the most popular reply to e4", doc: "chess-openings.pdf", page: 1, kind: "paraphrase" },
+  { q: "why castle early in chess", doc: "chess-openings.pdf", page: 3, kind: "paraphrase" },
+  { q: "how many bees live in a hive in summer", doc: "beekeeping.pdf", page: 1, kind: "paraphrase" },
+  { q: "how often should hives be inspected", doc: "beekeeping.pdf", page: 2, kind: "inflection" },
+  { q: "when does oxalic acid treatmnt work best", doc: "beekeeping.pdf", page: 3, kind: "typo" },
+  { q: "where do I find the default admin password", doc: "network-router-manual.pdf", page: 1, kind: "paraphrase" },
+  { q: "what happens to my settings if I reset the router", doc: "network-router-manual.pdf", page: 2, kind: "paraphrase" },
+  { q: "which encryption should my wifi use", doc: "network-router-manual.pdf", page: 3, kind: "paraphrase" },
+  { q: "how much should the long run increase each week", doc: "marathon-training.pdf", page: 1, kind: "paraphrase" },
+  { q: "what matters most for recovering", doc: "marathon-training.pdf", page: 3, kind: "inflection" },
+  { q: "how many weeks is the marathon tapr", doc: "marathon-training.pdf", page: 3, kind: "typo" },
+  { q: "is the museum free for children", doc: "museum-visitor-guide.pdf", page: 1, kind: "paraphrase" },
+  { q: "where do I leave a big bag", doc: "museum-visitor-guide.pdf", page: 2, kind: "inflection" },
+  { q: "when does the rooftop café serve lunch", doc: "museum-visitor-guide.pdf", page: 3, kind: "inflection" },
+  { q: "what heater do tropical fsh need", doc: "aquarium-care.pdf", page: 1, kind: "typo" },
+  { q: "do I need to dechlorinate tap water", doc: "aquarium-care.pdf", page: 2, kind: "inflection" },
+  { q: "what should ammonia read before stocking fish", doc: "aquarium-care.pdf", page: 3, kind: "paraphrase" },
+];
+
+export const QUESTIONS: EvalQuestion[] = [...ORIGINAL.map((q) => ({ ...q, kind: q.kind ?? ("original" as const) })), ...ADDED];
