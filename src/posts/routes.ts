@@ -10,6 +10,9 @@ import { streamExchange, wantsStream } from "./stream.ts";
 import type { Principal } from "../auth/jwt.ts";
 
 const Id = t.Object({ postId: t.String({ format: "uuid" }) });
+// The router needs one parameter name per position: /attachment/{id} (a post) shares it with
+// the document aliases /attachment/{id}/download-url|preview-urls (src/documents/attachment-routes.ts).
+const AttachmentId = t.Object({ id: t.String({ format: "uuid", description: "id of the answer post" }) });
 
 export function postRoutes(ctx: AppContext, posts: PostService, queries: QueryService) {
   /** Both query operations share this: JSON by default, server-sent events when asked for. */
@@ -42,13 +45,13 @@ export function postRoutes(ctx: AppContext, posts: PostService, queries: QuerySe
       detail: { summary: "List the posts of a session (createdAt, then id; DESC by default)" },
     })
     .get(
-      "/attachment/:postId",
+      "/attachment/:id",
       ({ principal, params }) => {
-        const post = posts.visible(principal.orgId, params.postId);
+        const post = posts.visible(principal.orgId, params.id);
         return post.owner === "SYSTEM" ? liveAttachments(ctx.db, principal.orgId, post.id) : [];
       },
       {
-        params: Id,
+        params: AttachmentId,
         response: Attachments,
         detail: { summary: "Attachments of an answer, one per document, with the pages used (deleted or replaced chunks drop out)" },
       },
