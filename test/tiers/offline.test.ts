@@ -1,10 +1,12 @@
 // "Nothing in the process opens a network connection except to a configured remote endpoint":
 // the whole ingest-and-query scenario runs inside a fresh network namespace (`unshare -n`, only
-// a loopback interface) — the server, its ingestion workers, the CLI and the client alike — once
-// on the built-in tier and once on the local tier (transformers.js and llama.cpp, which must not
-// reach for a hub). Where strace exists, every connect/send with an address is recorded for the
-// whole process tree and may only name the server's own loopback port: a refused attempt to go
-// out (which the namespace would make fail quietly) is caught too.
+// a loopback interface) — the server, its ingestion workers, the CLI and the client alike — on
+// the built-in tier, the local tier (transformers.js and llama.cpp, which must not reach for a
+// hub) and the remote tier (its OpenAI-compatible stub started inside the namespace too). Where
+// strace exists, every connect/send with an address is recorded for the whole process tree and
+// may only name the server's own loopback port or the configured remote endpoint: an attempt to
+// go out, which the namespace makes fail quietly, is caught too (it caught ONNX Runtime's
+// telemetry looking up its collector).
 // Without unshare the scenario still runs, and the isolation checks are skipped with the reason.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
@@ -12,6 +14,7 @@ import { join } from "node:path";
 import { ROOT, tempDir } from "../helpers/server.ts";
 import { expectScenario } from "./expect-scenario.ts";
 import { CHAT_ID, EMBED_ID, STORIES_MISSING } from "./local-models.ts";
+import { REMOTE_CHAT, REMOTE_EMBED } from "./remote-stub.ts";
 import type { ScenarioResult } from "./scenario.ts";
 
 const ok = (argv: string[]) => {
@@ -26,7 +29,17 @@ const TRACED = ok(["strace", "-f", "-qq", "-e", "trace=connect", "-o", "/dev/nul
 if (!CUT) console.warn("offline tier: `unshare -n` (root, Linux, iproute2) unavailable here: the scenario runs with the network NOT cut off");
 if (!TRACED) console.warn("offline tier: strace unavailable: outbound connection attempts are not recorded");
 
-interface Run { tier: string; port: number; interfaces: string[]; result: ScenarioResult; attempts: string[]; inet: Endpoint[] }
+type Tier = "builtin" | "local" | "remote";
+interface Run {
+  tier: Tier;
+  port: number;
+  remotePort?: number;
+  remoteCalls?: string[];
+  interfaces: string[];
+  result: ScenarioResult;
+  attempts: string[];
+  inet: Endpoint[];
+}
 interface Endpoint { family: string; addr: string; port: number; line: string }
 
 const dir = tempDir("kbqa-offline-");
@@ -45,7 +58,7 @@ function inetEndpoints(log: string): Endpoint[] {
   return out;
 }
 
-async function runOffline(tier: "builtin" | "local"): Promise<Run> {
+async function runOffline(tier: Tier): Promise<Run> {
   const log = join(dir.path, `${tier}.strace`);
   const argv = [
     ...(TRACED ? ["strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmsg,sendmmsg", "-e", "signal=none", "-o", log] : []),
@@ -60,14 +73,22 @@ async function runOffline(tier: "builtin" | "local"): Promise<Run> {
   const text = TRACED ? readFileSync(log, "utf8") : "";
   if (TRACED) rmSync(log);
   const inet = inetEndpoints(text);
-  // The only address anything may name: the server's own port on loopback (client → server).
-  const attempts = inet.filter((e) => !((e.addr === "127.0.0.1" || e.addr === "::1") && e.port === run.port)).map((e) => e.line);
+  // The only addresses anything may name: the server's own port on loopback (client → server)
+  // and the configured remote endpoint (server → stub).
+  const allowed = new Set([run.port, run.remotePort].filter((p) => p !== undefined));
+  const attempts = inet.filter((e) => !((e.addr === "127.0.0.1" || e.addr === "::1") && allowed.has(e.port))).map((e) => e.line);
   return { ...run, inet, attempts };
 }
 
 const describeLocal = describe.skipIf(STORIES_MISSING);
 
-for (const tier of ["builtin", "local"] as const) {
+const WANT = {
+  builtin: { embedding: "builtin-hash-embed", chat: "builtin-extractive" },
+  local: { embedding: EMBED_ID, chat: CHAT_ID },
+  remote: { embedding: `remote:${REMOTE_EMBED}`, chat: `remote:${REMOTE_CHAT}` },
+};
+
+for (const tier of ["builtin", "local", "remote"] as const) {
   (tier === "local" ? describeLocal : describe)(`${tier} tier, ${CUT ? "network namespace cut off (unshare -n)" : "network NOT cut off (unshare -n unavailable)"}`, () => {
     let run: Run;
     beforeAll(async () => {
@@ -75,20 +96,20 @@ for (const tier of ["builtin", "local"] as const) {
     });
 
     test("the full ingest-and-query scenario succeeds", () => {
-      const want = tier === "builtin"
-        ? { embedding: "builtin-hash-embed", chat: "builtin-extractive", tier }
-        : { embedding: EMBED_ID, chat: CHAT_ID, tier };
-      expectScenario(run.result, want);
+      expectScenario(run.result, { ...WANT[tier], tier });
+      if (tier === "remote") expect([...new Set(run.remoteCalls)].sort()).toEqual(["/v1/chat/completions", "/v1/embeddings"]);
     });
 
     test.skipIf(!CUT)("it ran in a namespace whose only interface is loopback", () => {
       expect(run.interfaces).toEqual(["lo"]);
     });
 
-    test.skipIf(!TRACED)("no process of the tree tried to reach any address but the server's own loopback port", () => {
+    test.skipIf(!TRACED)("no process of the tree tried to reach any address but the server's own loopback port and the configured remote endpoint", () => {
       expect(run.attempts).toEqual([]);
       // The trace did see the client's connections, so an empty list is not an empty trace.
       expect(run.inet.length).toBeGreaterThan(0);
+      // ... and it sees the server's own connections: those to the remote endpoint.
+      if (tier === "remote") expect(run.inet.some((e) => e.port === run.remotePort)).toBe(true);
     });
   });
 }

@@ -1,31 +1,18 @@
 // Remote tier: the same scenario with an OpenAI-wire-compatible stub configured by --remote-url.
-// The stub answers by quoting the passage that holds the fact, with that passage's marker, so the
-// citation path is exercised the way a real model's [n] would.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startOpenAIStub } from "../models/helpers/openai-stub.ts";
 import { startKbqa, type Kbqa } from "../helpers/server.ts";
 import { expectScenario } from "./expect-scenario.ts";
+import { REMOTE_KEY as KEY, startRemoteStub } from "./remote-stub.ts";
 import { runScenario, type ScenarioResult } from "./scenario.ts";
 
-const KEY = "sk-tiers-test";
-let stub: ReturnType<typeof startOpenAIStub>;
+let stub: ReturnType<typeof startRemoteStub>["stub"];
 let k: Kbqa;
 let r: ScenarioResult;
 
-/** The [n] of the passage mentioning gulls in the prompt, or the canned refusal. */
-function reply(body: any): string {
-  const user: string = body.messages?.at(-1)?.content ?? "";
-  if (!/^Passages:/.test(user)) return "## Summary\n\n- A stub summary.";
-  const ref = user.split(/\n\n(?=\[\d+\])/).find((p) => /seventeen gulls/.test(p))?.match(/^\[(\d+)\]/)?.[1];
-  return ref ? `Stub model says: seventeen gulls [${ref}].` : "The passages do not answer the question.";
-}
-
 beforeAll(async () => {
-  stub = startOpenAIStub({ reply, apiKey: KEY });
-  k = await startKbqa({
-    flags: ["--remote-url", stub.url, "--remote-chat-model", "stub-chat", "--remote-embedding-model", "stub-embed"],
-    env: { KBQA_REMOTE_KEY: KEY },
-  });
+  const remote = startRemoteStub();
+  stub = remote.stub;
+  k = await startKbqa({ flags: remote.flags, env: remote.env });
   r = await runScenario(k);
 });
 afterAll(async () => {

@@ -55,7 +55,7 @@ export async function upload(k: Kbqa, org: Org, corpusId: string, filename: stri
   const init = await org.api("POST", "/v1/doc/init", { corpusId, filename, contentType, ...extra });
   must(init.status === 200, `POST /v1/doc/init → 200`, init);
   const url = String(init.body.uploadUrl);
-  const put = await fetch(url.startsWith("http") ? url : k.url + url, { method: "PUT", headers: { "content-type": contentType }, body: bytes });
+  const put = await fetch(url.startsWith("http") ? url : k.url + url, { method: "PUT", headers: { "content-type": contentType }, body: bytes as BodyInit });
   must(put.status === 200, `PUT uploadUrl → 200`, { status: put.status, body: await put.text() });
   const id: string = init.body.document.id;
   const commit = await org.api("POST", `/v1/doc/${id}/commit`);
