@@ -16,6 +16,9 @@ export interface JobRow {
   generation: number;
   state: string;
   attempts: number;
+  /** Bytes and type of the original (queuedOf only): small text files may queue in a busy worker. */
+  size?: number | null;
+  content_type?: string | null;
 }
 
 export interface DocRow {
@@ -30,6 +33,7 @@ export interface DocRow {
   lang: string | null;
   user_id: string | null;
   blob_key: string;
+  size: number | null;
 }
 
 export type Stage = "converting" | "chunking" | "summarising" | "embedding" | "indexing";
@@ -57,7 +61,7 @@ export interface ReadyFields {
 export function loadDoc(db: Db, orgId: string, docId: string): DocRow | null {
   return db
     .query<DocRow, [string, string]>(
-      `SELECT id, org_id, corpus_id, content_type, status, generation, deleted_at, chunk, lang, user_id, blob_key
+      `SELECT id, org_id, corpus_id, content_type, status, generation, deleted_at, chunk, lang, user_id, blob_key, size
        FROM documents WHERE org_id = ? AND id = ?`,
     )
     .get(orgId, docId);
@@ -95,37 +99,56 @@ export function failDocument(db: Db, job: JobRow, reason: string, now: number): 
   }).immediate();
 }
 
+/** One stage for many jobs in one transaction (a batch moving on together). */
+export function setStages(db: Db, rows: { job: JobRow; done: number; total: number }[], stage: Stage): void {
+  if (!rows.length) return;
+  db.transaction(() => {
+    for (const r of rows) setStage(db, r.job, stage, r.done, r.total);
+  })();
+}
+
 /**
  * The single commit point of a successful ingestion: chunk rows, READY, counters, usage and
  * the job's end in one transaction. Vectors are written before this, so READY implies indexed.
  */
 export function commitReady(db: Db, job: JobRow, f: ReadyFields, now: number): boolean {
-  return db.transaction(() => {
-    if (!isCurrent(loadDoc(db, job.org_id, job.document_id), job)) {
-      endJob(db, job, "discarded", now);
-      return false;
-    }
-    db.query("DELETE FROM chunks WHERE org_id = ? AND document_id = ? AND generation = ?").run(
-      job.org_id, job.document_id, job.generation);
-    const ins = db.query(
-      `INSERT INTO chunks (id, org_id, corpus_id, document_id, generation, seq, pages, first_page, hash, metadata, body, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const c of f.chunks) {
-      ins.run(c.id, job.org_id, f.corpusId, job.document_id, job.generation, c.seq, JSON.stringify(c.pages),
-        c.pages[0] ?? 0, c.hash, JSON.stringify({ kind: c.kind }), c.text, now);
-    }
-    db.query(
-      `UPDATE documents SET status = 'READY', status_msg = NULL, tokens = ?, nb_words = ?, nb_pages = ?, lang = ?,
-         summary = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
-       WHERE org_id = ? AND id = ?`,
-    ).run(f.tokens, f.nbWords, f.nbPages, f.lang, f.summary, now, job.org_id, job.document_id);
-    recordUsage(db, job.org_id, {
-      metric: "tokens", op: "used", amount: f.tokens, at: now, userId: f.userId, corpusId: f.corpusId, source: "document",
-    });
-    endJob(db, job, "done", now);
-    return true;
-  }).immediate();
+  return db.transaction(() => commitOne(db, job, f, now)).immediate();
+}
+
+/**
+ * commitReady for a batch, in ONE transaction (one WAL commit instead of one per document).
+ * Each document is still checked on its own: a superseded one is discarded, the others commit.
+ */
+export function commitReadyMany(db: Db, items: { job: JobRow; fields: ReadyFields }[], now: number): boolean[] {
+  if (!items.length) return [];
+  return db.transaction(() => items.map((i) => commitOne(db, i.job, i.fields, now))).immediate();
+}
+
+function commitOne(db: Db, job: JobRow, f: ReadyFields, now: number): boolean {
+  if (!isCurrent(loadDoc(db, job.org_id, job.document_id), job)) {
+    endJob(db, job, "discarded", now);
+    return false;
+  }
+  db.query("DELETE FROM chunks WHERE org_id = ? AND document_id = ? AND generation = ?").run(
+    job.org_id, job.document_id, job.generation);
+  const ins = db.query(
+    `INSERT INTO chunks (id, org_id, corpus_id, document_id, generation, seq, pages, first_page, hash, metadata, body, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const c of f.chunks) {
+    ins.run(c.id, job.org_id, f.corpusId, job.document_id, job.generation, c.seq, JSON.stringify(c.pages),
+      c.pages[0] ?? 0, c.hash, JSON.stringify({ kind: c.kind }), c.text, now);
+  }
+  db.query(
+    `UPDATE documents SET status = 'READY', status_msg = NULL, tokens = ?, nb_words = ?, nb_pages = ?, lang = ?,
+       summary = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
+     WHERE org_id = ? AND id = ?`,
+  ).run(f.tokens, f.nbWords, f.nbPages, f.lang, f.summary, now, job.org_id, job.document_id);
+  recordUsage(db, job.org_id, {
+    metric: "tokens", op: "used", amount: f.tokens, at: now, userId: f.userId, corpusId: f.corpusId, source: "document",
+  });
+  endJob(db, job, "done", now);
+  return true;
 }
 
 /** Crash recovery at start: interrupted jobs go back to the queue; orphan PROCESSING docs get a job. */
@@ -151,14 +174,35 @@ export function queuedHeads(db: Db): { org_id: string }[] {
 export function queuedOf(db: Db, orgId: string, limit: number): JobRow[] {
   return db
     .query<JobRow, [string, number]>(
-      "SELECT id, org_id, document_id, generation, state, attempts FROM jobs WHERE state = 'queued' AND org_id = ? ORDER BY id LIMIT ?",
+      `SELECT j.id, j.org_id, j.document_id, j.generation, j.state, j.attempts, d.size, d.content_type FROM jobs j
+       LEFT JOIN documents d ON d.id = j.document_id WHERE j.state = 'queued' AND j.org_id = ? ORDER BY j.id LIMIT ?`,
     )
     .all(orgId, limit);
 }
 
-/** Atomically takes a queued job; null when another claimer won. */
+/**
+ * Atomically takes a queued job; null when another claimer won. The document shows stage
+ * `converting` from the same transaction (one write instead of two per document).
+ */
 export function claim(db: Db, job: JobRow, now: number): JobRow | null {
-  const n = db.query("UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND state = 'queued'")
-    .run(now, job.id).changes;
-  return n ? { ...job, state: "running", attempts: job.attempts + 1 } : null;
+  return db.transaction(() => {
+    const n = db.query("UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND state = 'queued'")
+      .run(now, job.id).changes;
+    if (!n) return null;
+    const got = { ...job, state: "running", attempts: job.attempts + 1 };
+    setStage(db, got, "converting", 0, 1);
+    return got;
+  }).immediate();
+}
+
+/**
+ * Gives claimed jobs that never started their real work back to the queue without spending an
+ * attempt (a clean shutdown with parsed documents still waiting for their batch).
+ */
+export function unclaim(db: Db, jobs: JobRow[]): void {
+  if (!jobs.length) return;
+  db.transaction(() => {
+    const q = db.query("UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), started_at = NULL WHERE id = ? AND state = 'running'");
+    for (const j of jobs) q.run(j.id);
+  })();
 }

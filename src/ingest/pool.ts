@@ -4,6 +4,13 @@
  * its RSS is read from /proc/<pid>/status every MEM_POLL_MS and it is SIGKILLed when over.
  * A killed or crashed worker is dropped; the next request spawns a fresh one.
  * Requests wait in two priority lanes: parsing ("high") always goes before previews ("low").
+ *
+ * Pipelining: a request marked `small` may be sent to a worker that is still busy with other
+ * small requests (up to PIPELINE_DEPTH), so the worker starts the next one the moment it ends
+ * instead of waiting a round trip through a busy event loop. The worker handles its messages
+ * in order; each request's time limit starts when the one before it ended. A request queued
+ * behind one that kills or crashes the worker never started: it fails with WorkerAborted, which
+ * is not the document's fault.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -12,9 +19,13 @@ import { IngestFailure } from "./pipeline.ts";
 import type { WorkerMessage, WorkerRequest } from "./worker.ts";
 
 const MEM_POLL_MS = 200;
+/** Most small requests outstanding in one worker. */
+export const PIPELINE_DEPTH = 4;
 
 /** The worker died for a reason that may not be the document's (retryable). */
 export class WorkerCrash extends Error {}
+/** The request was queued in a worker that died before starting it (retry without blame). */
+export class WorkerAborted extends WorkerCrash {}
 
 export interface PoolOptions {
   size: number;
@@ -25,14 +36,25 @@ export interface PoolOptions {
 
 type Body = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
+interface Pending {
+  id: number;
+  small: boolean;
+  body: Body;
+  onMessage?: (m: WorkerMessage) => void;
+  res: (v: unknown) => void;
+  rej: (e: Error) => void;
+  timer?: Timer;
+}
+
 interface Slot {
   proc: Subprocess;
   /** Resolves when the worker has loaded its modules: time limits start after that. */
   ready: Promise<void>;
-  busy: boolean;
+  isReady: boolean;
   dead: boolean;
-  onMessage?: (m: WorkerMessage) => void;
-  onExit?: () => void;
+  /** Requests sent (or about to be) in order; the first is the one the worker is running. */
+  inflight: Pending[];
+  poll?: Timer;
 }
 
 /** `kbqa worker` from a compiled executable, `bun <abs>/cli.ts worker` from source. */
@@ -58,7 +80,7 @@ export function rssBytes(pid: number): number | undefined {
 
 export class WorkerPool {
   private slots: Slot[] = [];
-  private waiting: Record<"high" | "low", { res: (s: Slot) => void; rej: (e: Error) => void }[]> = { high: [], low: [] };
+  private waiting: Record<"high" | "low", Pending[]> = { high: [], low: [] };
   private nextId = 1;
   private closed = false;
   private readonly command: string[];
@@ -73,7 +95,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { busy: false, dead: false } as Slot;
+    const slot: Slot = { isReady: false, dead: false, inflight: [] } as unknown as Slot;
     let markReady!: () => void;
     slot.ready = new Promise((r) => (markReady = r));
     slot.proc = Bun.spawn(this.command, {
@@ -81,12 +103,16 @@ export class WorkerPool {
       stdout: "ignore",
       stderr: "inherit",
       serialization: "advanced",
-      ipc: (m: WorkerMessage) => (m.type === "ready" ? markReady() : slot.onMessage?.(m)),
-      onExit: () => {
-        slot.dead = true;
+      ipc: (m: WorkerMessage) => {
+        if (m.type !== "ready") return this.onMessage(slot, m);
+        slot.isReady = true;
         markReady();
-        this.slots = this.slots.filter((s) => s !== slot);
-        slot.onExit?.();
+        this.startHead(slot);
+      },
+      onExit: () => {
+        this.drop(slot, (p, head) =>
+          head ? new WorkerCrash(`the ingestion worker exited (code ${slot.proc.exitCode ?? slot.proc.signalCode})`) : new WorkerAborted("the ingestion worker exited before this request started"));
+        markReady();
         this.pump();
       },
     });
@@ -94,87 +120,102 @@ export class WorkerPool {
     return slot;
   }
 
-  private acquire(priority: "high" | "low"): Promise<Slot> {
-    return new Promise((res, rej) => {
-      this.waiting[priority].push({ res, rej });
-      this.pump();
+  /** Marks the slot dead, fails what it held (the running request and the queued ones). */
+  private drop(slot: Slot, err: (p: Pending, head: boolean) => Error) {
+    slot.dead = true;
+    this.slots = this.slots.filter((s) => s !== slot);
+    clearInterval(slot.poll);
+    const held = slot.inflight.splice(0);
+    held.forEach((p, i) => {
+      clearTimeout(p.timer);
+      p.rej(err(p, i === 0));
     });
+  }
+
+  private kill(slot: Slot, headErr: Error) {
+    if (slot.dead) return;
+    this.drop(slot, (_, head) => (head ? headErr : new WorkerAborted("another document stopped the ingestion worker before this one started")));
+    slot.proc.kill("SIGKILL");
+    this.pump();
+  }
+
+  /** The time limit of the request the worker runs now starts once the worker is ready. */
+  private startHead(slot: Slot) {
+    const head = slot.inflight[0];
+    if (!head || !slot.isReady || head.timer || slot.dead) return;
+    head.timer = setTimeout(() => this.kill(slot, new IngestFailure(`ingestion exceeded the ${formatSeconds(this.opts.timeoutMs)} limit`)), this.opts.timeoutMs);
+    slot.poll ??= setInterval(() => {
+      const rss = rssBytes(slot.proc.pid);
+      if (rss !== undefined && rss > this.opts.memoryBytes) {
+        this.kill(slot, new IngestFailure(`ingestion exceeded the ${formatBytes(this.opts.memoryBytes)} memory limit`));
+      }
+    }, MEM_POLL_MS);
+  }
+
+  private onMessage(slot: Slot, m: Exclude<WorkerMessage, { type: "ready" }>) {
+    const head = slot.inflight[0];
+    if (!head || m.id !== head.id) return;
+    if (m.type !== "done" && m.type !== "error") return head.onMessage?.(m);
+    clearTimeout(head.timer);
+    slot.inflight.shift();
+    if (m.type === "done") head.res(m.result);
+    else head.rej(m.failure ? new IngestFailure(m.message) : new WorkerCrash(m.message));
+    if (!slot.inflight.length) {
+      clearInterval(slot.poll);
+      slot.poll = undefined;
+      // A worker that grew past half the limit is recycled once idle: the heap rarely shrinks back.
+      if ((rssBytes(slot.proc.pid) ?? 0) > this.opts.memoryBytes / 2) {
+        this.drop(slot, () => new WorkerAborted("recycled"));
+        slot.proc.kill("SIGKILL");
+      }
+    }
+    this.startHead(slot);
+    this.pump();
   }
 
   private pump() {
     for (;;) {
       const lane = this.waiting.high.length ? this.waiting.high : this.waiting.low;
-      const w = lane.shift();
-      if (!w) return;
+      const p = lane[0];
+      if (!p) return;
       if (this.closed) {
-        w.rej(new WorkerCrash("the worker pool is closed"));
+        lane.shift();
+        p.rej(new WorkerCrash("the worker pool is closed"));
         continue;
       }
-      let slot = this.slots.find((s) => !s.busy && !s.dead);
+      let slot = this.slots.find((s) => !s.dead && !s.inflight.length);
       if (!slot && this.slots.length < this.opts.size) slot = this.spawn();
-      if (!slot) {
-        lane.unshift(w);
-        return;
+      if (!slot && p.small) {
+        // The least loaded worker that only holds small requests.
+        const open = this.slots.filter((s) => !s.dead && s.inflight.length < PIPELINE_DEPTH && s.inflight.every((q) => q.small));
+        slot = open.sort((a, b) => a.inflight.length - b.inflight.length)[0];
       }
-      slot.busy = true;
-      w.res(slot);
+      if (!slot) return;
+      lane.shift();
+      slot.inflight.push(p);
+      slot.proc.send({ ...p.body, id: p.id } as WorkerRequest);
+      this.startHead(slot);
     }
   }
 
   /**
    * Sends one request and resolves with its result. Rejects with IngestFailure (user-facing:
-   * the document's fault, including time and memory limits) or WorkerCrash (retryable).
+   * the document's fault, including time and memory limits) or WorkerCrash (retryable;
+   * WorkerAborted when the request never started).
    */
-  async run(body: Body, o: { priority?: "high" | "low"; onMessage?: (m: WorkerMessage) => void } = {}): Promise<unknown> {
-    const slot = await this.acquire(o.priority ?? "high");
-    await slot.ready;
-    const id = this.nextId++;
-    let timer: Timer | undefined;
-    let poll: Timer | undefined;
-    try {
-      return await new Promise<unknown>((res, rej) => {
-        const kill = (err: Error) => {
-          rej(err);
-          slot.dead = true;
-          slot.proc.kill("SIGKILL");
-        };
-        slot.onMessage = (m) => {
-          if (m.type === "ready" || m.id !== id) return;
-          if (m.type === "done") res(m.result);
-          else if (m.type === "error") rej(m.failure ? new IngestFailure(m.message) : new WorkerCrash(m.message));
-          else o.onMessage?.(m);
-        };
-        slot.onExit = () => rej(new WorkerCrash(`the ingestion worker exited (code ${slot.proc.exitCode ?? slot.proc.signalCode})`));
-        timer = setTimeout(() => kill(new IngestFailure(`ingestion exceeded the ${formatSeconds(this.opts.timeoutMs)} limit`)), this.opts.timeoutMs);
-        poll = setInterval(() => {
-          const rss = rssBytes(slot.proc.pid);
-          if (rss !== undefined && rss > this.opts.memoryBytes) {
-            kill(new IngestFailure(`ingestion exceeded the ${formatBytes(this.opts.memoryBytes)} memory limit`));
-          }
-        }, MEM_POLL_MS);
-        if (slot.dead) return rej(new WorkerCrash("the ingestion worker exited"));
-        slot.proc.send({ ...body, id } as WorkerRequest);
-      });
-    } finally {
-      clearTimeout(timer);
-      clearInterval(poll);
-      slot.onMessage = undefined;
-      slot.onExit = undefined;
-      // A worker that grew past half the limit is recycled: the heap rarely shrinks back.
-      if (!slot.dead && (rssBytes(slot.proc.pid) ?? 0) > this.opts.memoryBytes / 2) {
-        slot.dead = true;
-        slot.proc.kill("SIGKILL");
-      }
-      slot.busy = false;
+  run(body: Body, o: { priority?: "high" | "low"; small?: boolean; onMessage?: (m: WorkerMessage) => void } = {}): Promise<unknown> {
+    return new Promise((res, rej) => {
+      this.waiting[o.priority ?? "high"].push({ id: this.nextId++, small: !!o.small, body, onMessage: o.onMessage, res, rej });
       this.pump();
-    }
+    });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.pump();
-    const procs = this.slots.map((s) => s.proc);
-    for (const p of procs) p.kill("SIGKILL");
-    await Promise.all(procs.map((p) => p.exited));
+    const slots = [...this.slots];
+    for (const s of slots) this.drop(s, () => new WorkerCrash("the worker pool is closed"));
+    for (const s of slots) s.proc.kill("SIGKILL");
+    await Promise.all(slots.map((s) => s.proc.exited));
   }
 }

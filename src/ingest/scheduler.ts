@@ -1,9 +1,13 @@
 /**
- * Consumes the `jobs` table in the server process, at most `workers` jobs at a time.
+ * Consumes the `jobs` table in the server process. Only parsing needs a worker, so at most
+ * `workers` jobs parse at a time; parsed documents then wait (up to a bounded backlog) for the
+ * finisher, which takes everything waiting as one batch (finish-batch.ts). While one batch is
+ * being written (LanceDB, SQLite), the next one is summarised and embedded.
  *
- * Fairness: the next job comes from the organization with the fewest running jobs, ties broken
- * round-robin by organization id after the last one served. So a thousand queued jobs of org A
- * delay org B's single job by at most the one A job already running on each worker.
+ * Fairness: a parse slot goes to the organization with the fewest jobs in flight (parsing,
+ * waiting or finishing), ties broken round-robin by organization id after the last one served.
+ * So a thousand queued jobs of org A delay org B's single job by at most the A parse already
+ * running on each worker, plus one batch of already-parsed documents.
  * Two jobs of one document never run together (a new generation waits for the old job to end).
  *
  * The queue is durable: commit inserts a job row; the scheduler polls for queued rows (an
@@ -12,15 +16,23 @@
  */
 import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
-import { runJob, type IngestDeps } from "./ingest-job.ts";
-import { claim, failDocument, queuedHeads, queuedOf, recoverJobs, type JobRow } from "./job-store.ts";
+import { isParsed, isSmall, parseJob, type IngestDeps, type JobResult, type ParsedJob } from "./ingest-job.ts";
+import { prepareBatch, writeBatch } from "./finish-batch.ts";
+import { claim, failDocument, queuedHeads, queuedOf, recoverJobs, unclaim, type JobRow } from "./job-store.ts";
+import { PIPELINE_DEPTH } from "./pool.ts";
 import { renderPreviews } from "./previews.ts";
 
-const POLL_MS = 200;
+const POLL_MS = 50;
+/** Parsed documents allowed to wait for the finisher (memory bound)... */
+export const MAX_WAITING_DOCS = 256;
+/** ...and their markdown characters. */
+export const MAX_WAITING_CHARS = 64 * 2 ** 20;
+/** Chunks per batch: bounds one batch's LanceDB add and the latency of the documents in it. */
+export const MAX_BATCH_CHUNKS = 4_000;
 
 export interface Scheduler {
   wake(): void;
-  /** Jobs running now (tests, diagnostics). */
+  /** Jobs in flight now: parsing, waiting for their batch, or finishing (tests, diagnostics). */
   running(): number;
   /** Stops claiming, waits for previews to stop; running jobs are abandoned to the next start. */
   close(): Promise<void>;
@@ -36,12 +48,18 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
   const runningByOrg = new Map<string, number>();
   const runningDocs = new Set<string>();
   const previews = new Set<Promise<unknown>>();
-  const jobs = new Set<Promise<unknown>>();
-  let active = 0;
+  const tasks = new Set<Promise<unknown>>();
+  const waiting: ParsedJob[] = [];
+  let waitingChars = 0;
+  let parsing = 0;
+  let parsingLarge = 0;
+  let inFlight = 0;
+  let finisher: Promise<void> | null = null;
   let lastOrg = "";
   let closed = false;
 
-  const pick = (): JobRow | null => {
+  /** The fair next job; null when there is none, or when it is large and `smallOnly`. */
+  const pick = (smallOnly: boolean): JobRow | null => {
     const orgs = queuedHeads(db).map((r) => r.org_id);
     orgs.sort((a, b) => {
       const ra = runningByOrg.get(a) ?? 0;
@@ -58,6 +76,9 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
           failDocument(db, j, `ingestion failed: interrupted ${j.attempts} times`, d.now());
           continue;
         }
+        // A large document waits for a free worker rather than queue behind another one; nothing
+        // is claimed past it meanwhile, so it cannot be starved by a stream of small ones.
+        if (smallOnly && !isSmall(j.size, j.content_type)) return null;
         const got = claim(db, j, d.now());
         if (got) {
           lastOrg = org;
@@ -68,11 +89,14 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
     return null;
   };
 
+  const backlogRoom = () => waiting.length < MAX_WAITING_DOCS && waitingChars < MAX_WAITING_CHARS;
+
+  /** Claims while a worker is free, or, for small documents, while workers can queue more. */
   const tick = () => {
-    while (!closed && active < d.workers) {
+    while (!closed && backlogRoom() && parsing < d.workers * PIPELINE_DEPTH && (parsing < d.workers || !parsingLarge)) {
       let job: JobRow | null;
       try {
-        job = pick();
+        job = pick(parsing >= d.workers);
       } catch (e) {
         log.error("ingestion scheduler error", { error: String(e) });
         return;
@@ -82,27 +106,91 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
     }
   };
 
+  const track = (p: Promise<unknown>) => {
+    tasks.add(p);
+    void p.finally(() => tasks.delete(p));
+  };
+
+  const settle = (job: JobRow, r: JobResult) => {
+    inFlight--;
+    runningByOrg.set(job.org_id, (runningByOrg.get(job.org_id) ?? 1) - 1);
+    runningDocs.delete(job.document_id);
+    if (r.outcome === "ready" && r.doc?.contentType.startsWith("application/pdf") && r.doc.nbPages > 0 && !closed) {
+      const p = renderPreviews(d, { orgId: job.org_id, documentId: job.document_id, generation: job.generation, blobKey: r.doc.blobKey, nbPages: r.doc.nbPages });
+      previews.add(p);
+      void p.finally(() => previews.delete(p));
+    }
+  };
+
   const start = (job: JobRow) => {
-    active++;
+    const large = !isSmall(job.size, job.content_type);
+    parsing++;
+    if (large) parsingLarge++;
+    inFlight++;
     runningByOrg.set(job.org_id, (runningByOrg.get(job.org_id) ?? 0) + 1);
     runningDocs.add(job.document_id);
-    const p: Promise<unknown> = runJob(d, job)
+    track(parseJob(d, job)
       .then((r) => {
-        if (r.outcome === "ready" && r.doc?.contentType.startsWith("application/pdf") && r.doc.nbPages > 0 && !closed) {
-          const p = renderPreviews(d, { orgId: job.org_id, documentId: job.document_id, generation: job.generation, blobKey: r.doc.blobKey, nbPages: r.doc.nbPages });
-          previews.add(p);
-          void p.finally(() => previews.delete(p));
-        }
+        if (isParsed(r)) {
+          waiting.push(r);
+          waitingChars += r.parsed.markdown.length;
+          runFinisher();
+        } else settle(job, r);
       })
-      .catch((e) => log.error("ingestion job crashed", { documentId: job.document_id, error: String(e) }))
+      .catch((e) => {
+        log.error("ingestion job crashed", { documentId: job.document_id, error: String(e) });
+        settle(job, { outcome: "discarded" });
+      })
       .finally(() => {
-        active--;
-        runningByOrg.set(job.org_id, (runningByOrg.get(job.org_id) ?? 1) - 1);
-        runningDocs.delete(job.document_id);
-        jobs.delete(p);
+        parsing--;
+        if (large) parsingLarge--;
         tick();
-      });
-    jobs.add(p);
+      }));
+  };
+
+  const takeBatch = (): ParsedJob[] => {
+    let n = 0;
+    let chunks = 0;
+    while (n < waiting.length && (n === 0 || chunks + waiting[n]!.parsed.chunks.length <= MAX_BATCH_CHUNKS)) chunks += waiting[n++]!.parsed.chunks.length;
+    const batch = waiting.splice(0, n);
+    for (const b of batch) waitingChars -= b.parsed.markdown.length;
+    return batch;
+  };
+
+  const settleBatch = (batch: ParsedJob[], results: JobResult[]) => batch.forEach((b, i) => settle(b.job, results[i]!));
+
+  /** One loop at a time: prepare batch k+1 while batch k is written; writes stay in order. */
+  const runFinisher = () => {
+    if (finisher) return;
+    finisher = (async () => {
+      let writing: Promise<void> = Promise.resolve();
+      while (waiting.length && !closed) {
+        const batch = takeBatch();
+        tick(); // the backlog shrank: parse slots may open again
+        let prepared;
+        try {
+          prepared = await prepareBatch(d, batch);
+        } catch (e) {
+          log.error("ingestion batch crashed", { error: String(e) });
+          settleBatch(batch, batch.map(() => ({ outcome: "discarded" })));
+          continue;
+        }
+        await writing;
+        writing = writeBatch(d, prepared)
+          .then((results) => settleBatch(batch, results))
+          .catch((e) => {
+            log.error("ingestion batch crashed", { error: String(e) });
+            settleBatch(batch, batch.map(() => ({ outcome: "discarded" })));
+          })
+          .finally(tick);
+      }
+      await writing;
+    })().finally(() => {
+      finisher = null;
+      if (waiting.length && !closed) runFinisher();
+      tick();
+    });
+    track(finisher);
   };
 
   const timer = setInterval(tick, POLL_MS);
@@ -110,13 +198,15 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
 
   return {
     wake: () => queueMicrotask(tick),
-    running: () => active,
+    running: () => inFlight,
     async close() {
       closed = true;
       clearInterval(timer);
-      // Killing the workers ends parsing at once; a job past parsing finishes its commit.
+      // Killing the workers ends parsing at once; a batch past parsing finishes its commit.
       await d.pool.close();
-      await Promise.allSettled([...jobs, ...previews]);
+      await Promise.allSettled([...tasks, ...previews]);
+      // Parsed documents that never reached a batch go back to the queue, attempt unspent.
+      unclaim(db, waiting.splice(0).map((w) => w.job));
     },
   };
 }

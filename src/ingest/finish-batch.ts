@@ -1,0 +1,126 @@
+/**
+ * Everything after parsing, for a batch of parsed documents at once: summary, embeddings,
+ * markdown blobs, vectors and the READY commit. A batch costs one LanceDB commit pair (the
+ * driver coalesces replacements issued together) and one SQLite transaction whatever its size,
+ * which is what makes a thousand small files cheap; a single document is a batch of one.
+ *
+ * Model work runs on the server's event loop, so it yields between summaries and between
+ * embedding batches (bounded in texts and characters): API requests wait for at most one slice.
+ *
+ * Split in two so the scheduler can pipeline: prepare() (CPU: summaries, embeddings) of the next
+ * batch runs while write() (LanceDB, SQLite) of the previous one is in flight.
+ */
+import { detectLang } from "../models/lang.ts";
+import { markdownKey } from "../store/blob-keys.ts";
+import { orderedId } from "../store/ids.ts";
+import { dropOwnVectors, md5, onError, type IngestDeps, type JobResult, type ParsedJob } from "./ingest-job.ts";
+import { commitReadyMany, setStage, setStages, type ChunkRow, type ReadyFields } from "./job-store.ts";
+import { putDerived } from "./derived-blob.ts";
+import { withoutPageMarkers } from "./pipeline.ts";
+
+/** Most texts per embedder call. */
+export const EMBED_BATCH = 32;
+/** Most characters per embedder call: bounds how long one call holds the event loop. */
+export const EMBED_CHARS = 8_000;
+/** The summariser reads at most this much of the document: bounded time on a 10 MB file, and
+ *  more than any local model's context anyway. */
+export const SUMMARY_INPUT_CHARS = 200_000;
+
+/** Lets timers, I/O and HTTP requests run before the next slice of model work. */
+export const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+
+export interface PreparedJob extends ParsedJob {
+  fields: ReadyFields;
+  vectors: Float32Array[];
+}
+
+/** Per input item: prepared for write(), or already settled (failed or requeued). */
+export type Prepared = (PreparedJob | JobResult)[];
+
+export const isPrepared = (r: PreparedJob | JobResult): r is PreparedJob => "fields" in r;
+
+export async function prepareBatch(d: IngestDeps, items: ParsedJob[]): Promise<Prepared> {
+  const out: Prepared = new Array(items.length);
+  setStages(d.db, items.map((i) => ({ job: i.job, done: 0, total: 1 })), "summarising");
+  const live: { at: number; item: ParsedJob; fields: ReadyFields }[] = [];
+  for (let at = 0; at < items.length; at++) {
+    const item = items[at]!;
+    try {
+      const plain = withoutPageMarkers(item.parsed.markdown);
+      const lang = item.doc.lang || detectLang(plain);
+      const summary = (await d.models.summariser().summarise(plain.slice(0, SUMMARY_INPUT_CHARS), lang)).text;
+      const chunks: ChunkRow[] = [];
+      if (summary.trim()) chunks.push({ id: orderedId(), seq: 0, pages: [], hash: md5(summary), kind: "summary", text: summary });
+      for (const c of item.parsed.chunks) {
+        chunks.push({ id: orderedId(), seq: chunks.length, pages: c.pages, hash: md5(c.text), kind: "chunk", text: c.text });
+      }
+      const fields: ReadyFields = {
+        chunks, corpusId: item.doc.corpus_id, userId: item.doc.user_id, tokens: d.models.tokens().count(plain),
+        nbWords: item.parsed.nbWords, nbPages: item.parsed.nbPages, lang, summary,
+      };
+      live.push({ at, item, fields });
+    } catch (e) {
+      out[at] = { outcome: await onError(d, item.job, e) };
+    }
+    await yieldToLoop();
+  }
+
+  const texts = live.flatMap((l, n) => l.fields.chunks.map((c, i) => ({ n, i, text: c.text })));
+  const vectors = live.map((l) => new Array<Float32Array>(l.fields.chunks.length));
+  try {
+    setStages(d.db, live.map((l) => ({ job: l.item.job, done: 0, total: l.fields.chunks.length })), "embedding");
+    const embedder = d.models.embedder();
+    for (let first = 0; first < texts.length;) {
+      let end = first + 1;
+      let chars = texts[first]!.text.length;
+      while (end < texts.length && end - first < EMBED_BATCH && chars + texts[end]!.text.length <= EMBED_CHARS) chars += texts[end++]!.text.length;
+      const part = texts.slice(first, end);
+      const got = await embedder.embed(part.map((t) => t.text), "passage");
+      part.forEach((t, k) => (vectors[t.n]![t.i] = got[k]!));
+      // Progress of a document that spans several calls (a long PDF); small ones go 0 → READY.
+      const last = part[part.length - 1]!;
+      const l = live[last.n]!;
+      if (l.fields.chunks.length > EMBED_BATCH && last.i + 1 < l.fields.chunks.length) setStage(d.db, l.item.job, "embedding", last.i + 1, l.fields.chunks.length);
+      first = end;
+      await yieldToLoop();
+    }
+  } catch (e) {
+    for (const l of live) out[l.at] = { outcome: await onError(d, l.item.job, e) };
+    return out;
+  }
+  live.forEach((l, n) => (out[l.at] = { ...l.item, fields: l.fields, vectors: vectors[n]! }));
+  return out;
+}
+
+export async function writeBatch(d: IngestDeps, prepared: Prepared): Promise<JobResult[]> {
+  const out: JobResult[] = new Array(prepared.length);
+  const ready: { at: number; p: PreparedJob }[] = [];
+  prepared.forEach((p, at) => (isPrepared(p) ? ready.push({ at, p }) : (out[at] = p)));
+  if (!ready.length) return out;
+  try {
+    setStages(d.db, ready.map(({ p }) => ({ job: p.job, done: 0, total: p.fields.chunks.length })), "indexing");
+    for (const { p } of ready) await putDerived(d.blobs, markdownKey(p.job.org_id, p.job.document_id, p.job.generation), p.parsed.markdown);
+    // Issued in one synchronous loop so the driver applies them as one delete and one add.
+    await Promise.all(ready.map(({ p }) => d.vectors.replaceDocument(p.job.org_id, p.job.document_id, p.fields.chunks.map((c, i) => ({
+      chunkId: c.id, orgId: p.job.org_id, corpusId: p.doc.corpus_id, documentId: p.job.document_id,
+      generation: p.job.generation, text: c.text, vector: p.vectors[i]!,
+    })))));
+    const committed = commitReadyMany(d.db, ready.map(({ p }) => ({ job: p.job, fields: p.fields })), d.now());
+    for (let k = 0; k < ready.length; k++) {
+      const { at, p } = ready[k]!;
+      if (committed[k]) {
+        out[at] = { outcome: "ready", doc: { contentType: p.doc.content_type, nbPages: p.parsed.nbPages, blobKey: p.doc.blob_key } };
+      } else {
+        await dropOwnVectors(d, p.job);
+        out[at] = { outcome: "discarded" };
+      }
+    }
+  } catch (e) {
+    for (const { at, p } of ready) out[at] = { outcome: await onError(d, p.job, e) };
+  }
+  return out;
+}
+
+export async function finishBatch(d: IngestDeps, items: ParsedJob[]): Promise<JobResult[]> {
+  return writeBatch(d, await prepareBatch(d, items));
+}
