@@ -87,7 +87,7 @@ describe("re-embedding when the embedding model changes", () => {
     await k!.stop();
     await writeTinyOnnx(modelsDir, TINY, vocab, 16);
     // One chunk per batch with a pause: the rebuild lasts seconds, long enough to watch.
-    k = await startKbqa({ dataDir, modelsDir, flags: ["--reembed-batch", "1", "--reembed-pause-ms", "400"] });
+    k = await startKbqa({ dataDir, modelsDir, flags: ["--reembed-batch", "1", "--reembed-pause-ms", "600"] });
     const total = liveChunks();
 
     const first = await indexStatus();
