@@ -29,6 +29,11 @@ export function openDb(dataDir: string): Db {
   db.exec("PRAGMA busy_timeout = 10000");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
+  // Index-heavy reads (chunk metadata terms, usage rollups) are several times faster from a
+  // memory map and a larger page cache than through read() calls.
+  db.exec("PRAGMA mmap_size = 268435456");
+  db.exec("PRAGMA cache_size = -65536");
+  db.exec("PRAGMA temp_store = MEMORY");
   migrate(db);
   return db;
 }
