@@ -9,8 +9,11 @@ export interface Credentials {
   accessToken?: string | null;
 }
 
-/** The bearer token wins when both headers are present (spec, Authentication rule 1). */
-export async function authenticate(db: Db, c: Credentials, now: number): Promise<Principal> {
+/**
+ * The bearer token wins when both headers are present (spec, Authentication rule 1).
+ * Synchronous unless a JWT's signature must be checked for the first time.
+ */
+export function authenticate(db: Db, c: Credentials, now: number): Principal | Promise<Principal> {
   const auth = c.authorization?.trim();
   if (auth) {
     const m = /^Bearer\s+(\S+)$/i.exec(auth);

@@ -57,22 +57,23 @@ interface Verified {
 const verified = new Map<string, Verified>();
 const VERIFIED_MAX = 10_000;
 
-/** RS256 only; kid must name an active registered key; exp and sub required. */
-export async function verifyJwt(db: Db, token: string, nowMs: number): Promise<Principal> {
+/**
+ * RS256 only; kid must name an active registered key; exp and sub required. Answers
+ * synchronously for a token verified before (the common case), so the request path stays
+ * synchronous: an async step costs Elysia about half of a simple route's throughput.
+ */
+export function verifyJwt(db: Db, token: string, nowMs: number): Principal | Promise<Principal> {
   const hit = verified.get(token);
-  if (hit) {
-    const key = findActiveKey(db, hit.kid);
-    if (!key || key.pem !== hit.pem) {
-      verified.delete(token);
-      throw deny("unknown or inactive key");
-    }
-    const tol = CLOCK_TOLERANCE_S * 1000;
-    if (nowMs >= hit.expMs + tol) throw deny('"exp" claim timestamp check failed');
-    if (nowMs < hit.nbfMs - tol) throw deny('"nbf" claim timestamp check failed');
-    return hit.principal;
+  if (!hit) return verifyFresh(db, token, nowMs);
+  const key = findActiveKey(db, hit.kid);
+  if (!key || key.pem !== hit.pem) {
+    verified.delete(token);
+    throw deny("unknown or inactive key");
   }
-  const principal = await verifyFresh(db, token, nowMs);
-  return principal;
+  const tol = CLOCK_TOLERANCE_S * 1000;
+  if (nowMs >= hit.expMs + tol) throw deny('"exp" claim timestamp check failed');
+  if (nowMs < hit.nbfMs - tol) throw deny('"nbf" claim timestamp check failed');
+  return hit.principal;
 }
 
 async function verifyFresh(db: Db, token: string, nowMs: number): Promise<Principal> {
