@@ -22,6 +22,8 @@ import { withoutPageMarkers } from "./pipeline.ts";
 export const EMBED_BATCH = 32;
 /** Most characters per embedder call: bounds how long one call holds the event loop. */
 export const EMBED_CHARS = 8_000;
+/** Chunk rows per SQLite transaction of a batch's commit (about 20–40 ms each). */
+export const COMMIT_ROWS = 64;
 /** The summariser reads at most this much of the document: bounded time on a 10 MB file, and
  *  more than any local model's context anyway. */
 export const SUMMARY_INPUT_CHARS = 200_000;
@@ -99,13 +101,26 @@ export async function writeBatch(d: IngestDeps, prepared: Prepared): Promise<Job
   if (!ready.length) return out;
   try {
     setStages(d.db, ready.map(({ p }) => ({ job: p.job, done: 0, total: p.fields.chunks.length })), "indexing");
-    for (const { p } of ready) await putDerived(d.blobs, markdownKey(p.job.org_id, p.job.document_id, p.job.generation), p.parsed.markdown);
-    // Issued in one synchronous loop so the driver applies them as one delete and one add.
-    await Promise.all(ready.map(({ p }) => d.vectors.replaceDocument(p.job.org_id, p.job.document_id, p.fields.chunks.map((c, i) => ({
-      chunkId: c.id, orgId: p.job.org_id, corpusId: p.doc.corpus_id, documentId: p.job.document_id,
-      generation: p.job.generation, text: c.text, vector: p.vectors[i]!,
-    })))));
-    const committed = commitReadyMany(d.db, ready.map(({ p }) => ({ job: p.job, fields: p.fields })), d.now());
+    // Markdown blobs and vectors are independent; both precede the commit. The replacements are
+    // issued in one synchronous loop so the driver applies them as one delete and one add.
+    await Promise.all([
+      ...ready.map(({ p }) => putDerived(d.blobs, markdownKey(p.job.org_id, p.job.document_id, p.job.generation), p.parsed.markdown)),
+      ...ready.map(({ p }) => d.vectors.replaceDocument(p.job.org_id, p.job.document_id, p.fields.chunks.map((c, i) => ({
+        chunkId: c.id, orgId: p.job.org_id, corpusId: p.doc.corpus_id, documentId: p.job.document_id,
+        generation: p.job.generation, text: c.text, vector: p.vectors[i]!,
+      })))),
+    ]);
+    // Committed in slices with yields between: each document is still atomic on its own, and a
+    // large batch does not hold the event loop for the whole of its inserts.
+    const committed: boolean[] = [];
+    for (let first = 0; first < ready.length;) {
+      let end = first + 1;
+      let rows = ready[first]!.p.fields.chunks.length;
+      while (end < ready.length && rows + ready[end]!.p.fields.chunks.length <= COMMIT_ROWS) rows += ready[end++]!.p.fields.chunks.length;
+      committed.push(...commitReadyMany(d.db, ready.slice(first, end).map(({ p }) => ({ job: p.job, fields: p.fields })), d.now()));
+      first = end;
+      if (first < ready.length) await yieldToLoop();
+    }
     for (let k = 0; k < ready.length; k++) {
       const { at, p } = ready[k]!;
       if (committed[k]) {

@@ -70,7 +70,10 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
       return wa - wb || (a < b ? -1 : a > b ? 1 : 0);
     });
     for (const org of orgs) {
-      for (const j of queuedOf(db, org, 50)) {
+      // Usually the first row is claimable; more are read only when the first few are blocked.
+      let rows = queuedOf(db, org, 4);
+      if (rows.length === 4 && rows.every((j) => runningDocs.has(j.document_id))) rows = queuedOf(db, org, 200);
+      for (const j of rows) {
         if (runningDocs.has(j.document_id)) continue;
         if (j.attempts >= d.maxAttempts) {
           failDocument(db, j, `ingestion failed: interrupted ${j.attempts} times`, d.now());
