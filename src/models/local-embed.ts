@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { disableOnnxTelemetry } from "../runtime/native-env.ts";
 import type { ScannedModel } from "./scan.ts";
-import type { Embedder } from "./types.ts";
+import type { Embedder, Reranker } from "./types.ts";
 
 export type Pooling = "mean" | "cls" | "last_token";
 
@@ -84,12 +84,12 @@ export function createLocalEmbedder(modelsDir: string, m: ScannedModel, threads:
 }
 
 /** ONNX cross-encoder: one logit per (query, passage) pair. */
-export function createLocalCrossEncoder(modelsDir: string, m: ScannedModel, threads: number) {
+export function createLocalCrossEncoder(modelsDir: string, m: ScannedModel, threads: number): Reranker {
   let ready: Promise<{ tokenizer: any; model: any }> | undefined;
   const load = () =>
     (ready ??= (async () => {
       const tf = await transformersFor(modelsDir);
-      const opts = { ...onnxLoadOptions(m.onnxFile!), local_files_only: true, session_options: { intraOpNumThreads: threads } } as any;
+      const opts = { ...onnxLoadOptions(m.onnxFile!), local_files_only: true, session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } as any;
       return {
         tokenizer: await tf.AutoTokenizer.from_pretrained(m.id, { local_files_only: true }),
         model: await tf.AutoModelForSequenceClassification.from_pretrained(m.id, opts),
@@ -100,7 +100,10 @@ export function createLocalCrossEncoder(modelsDir: string, m: ScannedModel, thre
     async rerank(query: string, passages: string[]): Promise<number[]> {
       if (!passages.length) return [];
       const { tokenizer, model } = await load();
-      const inputs = tokenizer(new Array(passages.length).fill(query), { text_pair: passages, padding: true, truncation: true });
+      // Segment ids always: transformers.js returns them only for tokenizer classes it knows need
+      // them (BertTokenizer…), and otherwise feeds zeros, so a cross-encoder shipped with a generic
+      // tokenizer_class would score the pair as one undivided text. Models without the input ignore them.
+      const inputs = tokenizer(new Array(passages.length).fill(query), { text_pair: passages, padding: true, truncation: true, return_token_type_ids: true });
       const { logits } = await model(inputs);
       return Array.from(logits.data as Float32Array).slice(0, passages.length);
     },

@@ -54,7 +54,12 @@ async function scanOnnxFolder(root: string, folder: string): Promise<ScannedMode
   if (!onnxFile) return;
   const config = await readJson(join(folder, "config.json"));
   const archs: string[] = config?.architectures ?? [];
-  const isRerank = archs.some((a) => CLASSIFIER.test(a)) && (config?.num_labels ?? Object.keys(config?.id2label ?? { 0: 0 }).length) === 1;
+  const classifier = archs.some((a) => CLASSIFIER.test(a));
+  const labels = config?.num_labels ?? Object.keys(config?.id2label ?? { 0: 0 }).length;
+  // A classifier with several labels (sentiment, NLI…) outputs label logits: neither a relevance
+  // score nor a sentence vector, so it plays no role here rather than posing as an embedder.
+  if (classifier && labels !== 1) return;
+  const isRerank = classifier;
   const id = relative(root, folder).split("\\").join("/");
   return {
     id,
