@@ -214,7 +214,7 @@ export class WorkerPool {
     this.closed = true;
     this.pump();
     const slots = [...this.slots];
-    for (const s of slots) this.drop(s, () => new WorkerCrash("the worker pool is closed"));
+    for (const s of slots) this.drop(s, (_, head) => (head ? new WorkerCrash("the worker pool is closed") : new WorkerAborted("the worker pool is closed")));
     for (const s of slots) s.proc.kill("SIGKILL");
     await Promise.all(slots.map((s) => s.proc.exited));
   }
