@@ -21,16 +21,22 @@ const MAX_CHARS = 900;
 // are dropped, which also lets the summary chunk's "- sentence" meet the chunk's "sentence".
 const BLOCK_MARKER = /^(?:[-*•+]|\d+[.)]|#{1,6}|>)\s+/;
 
+// A heading ("Leave policy") is not a sentence: quoted next to the sentence after it, it ran
+// into it ("Leave policy Employees get …"). Headings are kept only when nothing else is left.
+const titleLike = (t: string) => !/[.!?…:;"”»)]$/.test(t) && t.split(/\s+/).length <= 8;
+
 interface Candidate { ref: number; passageIdx: number; pos: number; text: string; score: number; coverage: number }
 
 export function extractiveAnswer(req: AnswerRequest): AnswerResult {
-  const cands: Candidate[] = [];
+  const all: Candidate[] = [];
   req.passages.forEach((p, passageIdx) => {
     sentences(p.text).forEach((s, pos) => {
       const text = s.replace(BLOCK_MARKER, "").trim();
-      if (text) cands.push({ ref: p.ref, passageIdx, pos, text, score: 0, coverage: 0 });
+      if (text) all.push({ ref: p.ref, passageIdx, pos, text, score: 0, coverage: 0 });
     });
   });
+  const prose = all.filter((c) => !titleLike(c.text));
+  const cands = prose.length ? prose : all;
   const promptTokens = approxTokenCount(req.question) + req.passages.reduce((s, p) => s + approxTokenCount(p.text), 0);
   const { scores, coverage } = bm25(req.question, cands.map((c) => c.text));
   const q = hashEmbed(req.question);

@@ -85,6 +85,17 @@ describe("builtin-extractive answerer", () => {
     expect(r.text).toContain("Unused leave may be carried over until 31 March of the following year.");
   });
 
+  test("a section heading is not quoted as a sentence", async () => {
+    const r = await answerer.answer({
+      question: "How many days of paid leave do employees get?",
+      lang: "en",
+      system: "",
+      history: [],
+      passages: [{ ref: 1, text: "Leave policy\n\nEmployees get 25 days of paid leave per year." }],
+    });
+    expect(r.text).toBe("Employees get 25 days of paid leave per year. [1]");
+  });
+
   test("says plainly that the documents do not answer an unrelated question", async () => {
     const r = await answerer.answer(req("What is the recipe for sourdough bread?"));
     expect(r).toMatchObject({ answered: false, cited: [], text: "The documents do not contain the answer to this question." });
