@@ -6,8 +6,24 @@
  *
  * Job states: queued → running → done | failed | discarded (superseded or deleted document).
  */
+import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "../store/db.ts";
 import { recordUsage } from "../usage/record.ts";
+
+const statements = new WeakMap<Db, Map<string, Statement>>();
+
+/**
+ * A prepared statement kept for the life of the connection. bun:sqlite's own query() cache holds
+ * only a handful of statements and a busy server uses many more, so without this every call
+ * re-prepared (and an INSERT INTO chunks recompiles its triggers each time).
+ */
+function sql<T = unknown, P extends SQLQueryBindings[] = SQLQueryBindings[]>(db: Db, text: string): Statement<T, P> {
+  let m = statements.get(db);
+  if (!m) statements.set(db, (m = new Map()));
+  let st = m.get(text);
+  if (!st) m.set(text, (st = db.prepare(text)));
+  return st as unknown as Statement<T, P>;
+}
 
 export interface JobRow {
   id: number;
@@ -59,12 +75,10 @@ export interface ReadyFields {
 }
 
 export function loadDoc(db: Db, orgId: string, docId: string): DocRow | null {
-  return db
-    .query<DocRow, [string, string]>(
-      `SELECT id, org_id, corpus_id, content_type, status, generation, deleted_at, chunk, lang, user_id, blob_key, size
-       FROM documents WHERE org_id = ? AND id = ?`,
-    )
-    .get(orgId, docId);
+  return sql<DocRow, [string, string]>(db,
+    `SELECT id, org_id, corpus_id, content_type, status, generation, deleted_at, chunk, lang, user_id, blob_key, size
+     FROM documents WHERE org_id = ? AND id = ?`,
+  ).get(orgId, docId);
 }
 
 /** The job still describes the document: same generation, PROCESSING, not deleted. */
@@ -73,14 +87,14 @@ export function isCurrent(doc: DocRow | null, job: JobRow): doc is DocRow {
 }
 
 export function setStage(db: Db, job: JobRow, stage: Stage, done: number, total: number): void {
-  db.query(
+  sql(db,
     `UPDATE documents SET stage = ?, stage_done = ?, stage_total = ?
      WHERE org_id = ? AND id = ? AND generation = ? AND status = 'PROCESSING'`,
   ).run(stage, done, total, job.org_id, job.document_id, job.generation);
 }
 
 export function endJob(db: Db, job: JobRow, state: "done" | "failed" | "discarded" | "queued", now: number, error?: string): void {
-  db.query("UPDATE jobs SET state = ?, finished_at = ?, error = ? WHERE id = ?").run(
+  sql(db, "UPDATE jobs SET state = ?, finished_at = ?, error = ? WHERE id = ?").run(
     state, state === "queued" ? null : now, error ?? null, job.id);
 }
 
@@ -89,7 +103,7 @@ export function failDocument(db: Db, job: JobRow, reason: string, now: number): 
   return db.transaction(() => {
     const current = isCurrent(loadDoc(db, job.org_id, job.document_id), job);
     if (current) {
-      db.query(
+      sql(db,
         `UPDATE documents SET status = 'FAILED', status_msg = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
          WHERE org_id = ? AND id = ?`,
       ).run(reason, now, job.org_id, job.document_id);
@@ -129,9 +143,9 @@ function commitOne(db: Db, job: JobRow, f: ReadyFields, now: number): boolean {
     endJob(db, job, "discarded", now);
     return false;
   }
-  db.query("DELETE FROM chunks WHERE org_id = ? AND document_id = ? AND generation = ?").run(
+  sql(db, "DELETE FROM chunks WHERE org_id = ? AND document_id = ? AND generation = ?").run(
     job.org_id, job.document_id, job.generation);
-  const ins = db.query(
+  const ins = sql(db,
     `INSERT INTO chunks (id, org_id, corpus_id, document_id, generation, seq, pages, first_page, hash, metadata, body, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -139,7 +153,7 @@ function commitOne(db: Db, job: JobRow, f: ReadyFields, now: number): boolean {
     ins.run(c.id, job.org_id, f.corpusId, job.document_id, job.generation, c.seq, JSON.stringify(c.pages),
       c.pages[0] ?? 0, c.hash, JSON.stringify({ kind: c.kind }), c.text, now);
   }
-  db.query(
+  sql(db,
     `UPDATE documents SET status = 'READY', status_msg = NULL, tokens = ?, nb_words = ?, nb_pages = ?, lang = ?,
        summary = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
      WHERE org_id = ? AND id = ?`,
@@ -154,8 +168,8 @@ function commitOne(db: Db, job: JobRow, f: ReadyFields, now: number): boolean {
 /** Crash recovery at start: interrupted jobs go back to the queue; orphan PROCESSING docs get a job. */
 export function recoverJobs(db: Db, now: number): { requeued: number; enqueued: number } {
   return db.transaction(() => {
-    const requeued = db.query("UPDATE jobs SET state = 'queued' WHERE state = 'running'").run().changes;
-    const enqueued = db.query(
+    const requeued = sql(db, "UPDATE jobs SET state = 'queued' WHERE state = 'running'").run().changes;
+    const enqueued = sql(db,
       `INSERT INTO jobs (org_id, document_id, generation, state, attempts, created_at)
        SELECT d.org_id, d.id, d.generation, 'queued', 0, ? FROM documents d
        WHERE d.status = 'PROCESSING' AND d.deleted_at IS NULL AND NOT EXISTS (
@@ -168,16 +182,14 @@ export function recoverJobs(db: Db, now: number): { requeued: number; enqueued: 
 
 /** Oldest queued job per organization (candidates for the fair pick). */
 export function queuedHeads(db: Db): { org_id: string }[] {
-  return db.query<{ org_id: string }, []>("SELECT DISTINCT org_id FROM jobs WHERE state = 'queued' ORDER BY org_id").all();
+  return sql<{ org_id: string }, []>(db, "SELECT DISTINCT org_id FROM jobs WHERE state = 'queued' ORDER BY org_id").all();
 }
 
 export function queuedOf(db: Db, orgId: string, limit: number): JobRow[] {
-  return db
-    .query<JobRow, [string, number]>(
-      `SELECT j.id, j.org_id, j.document_id, j.generation, j.state, j.attempts, d.size, d.content_type FROM jobs j
-       LEFT JOIN documents d ON d.id = j.document_id WHERE j.state = 'queued' AND j.org_id = ? ORDER BY j.id LIMIT ?`,
-    )
-    .all(orgId, limit);
+  return sql<JobRow, [string, number]>(db,
+    `SELECT j.id, j.org_id, j.document_id, j.generation, j.state, j.attempts, d.size, d.content_type FROM jobs j
+     LEFT JOIN documents d ON d.id = j.document_id WHERE j.state = 'queued' AND j.org_id = ? ORDER BY j.id LIMIT ?`,
+  ).all(orgId, limit);
 }
 
 /**
@@ -186,7 +198,7 @@ export function queuedOf(db: Db, orgId: string, limit: number): JobRow[] {
  */
 export function claim(db: Db, job: JobRow, now: number): JobRow | null {
   return db.transaction(() => {
-    const n = db.query("UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND state = 'queued'")
+    const n = sql(db, "UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND state = 'queued'")
       .run(now, job.id).changes;
     if (!n) return null;
     const got = { ...job, state: "running", attempts: job.attempts + 1 };
@@ -202,7 +214,7 @@ export function claim(db: Db, job: JobRow, now: number): JobRow | null {
 export function unclaim(db: Db, jobs: JobRow[]): void {
   if (!jobs.length) return;
   db.transaction(() => {
-    const q = db.query("UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), started_at = NULL WHERE id = ? AND state = 'running'");
+    const q = sql(db, "UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), started_at = NULL WHERE id = ? AND state = 'running'");
     for (const j of jobs) q.run(j.id);
   })();
 }
