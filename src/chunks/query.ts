@@ -1,12 +1,13 @@
 import type { Db } from "../store/db.ts";
+import { matchWords, rowidsOf, wordCount, type Word } from "./bits.ts";
 import { ALL } from "./terms.ts";
 
 /**
  * The chunk search engine. Order: doc_seq (commit order of the document's chunk set, see
- * migrations.ts), then first page, then id. Counting is done per document group first, from
- * an index, and liveness is checked once per group against documents; the page is then read
- * from the few groups it spans. Deep pages and exact totals therefore cost one pass over an
- * index, never a per-row join.
+ * migrations.ts), then first page, then id. The bitmap index (bits.ts) gives the matching
+ * chunks per document as words; counts are popcounts, liveness is checked once per document
+ * against documents, and the page is read from the few documents it spans. Deep pages and exact
+ * totals therefore cost one pass over ~1/64 of the matching chunks, never a per-row probe.
  */
 export interface Filter {
   corpusId?: string;
@@ -35,81 +36,49 @@ export interface ChunkRow {
 }
 
 type P = Record<string, string | number>;
+interface Opts {
+  pageSize: number;
+  pageIndex: number;
+  body: boolean;
+}
+interface Group {
+  s: number;
+  n: number;
+  words: Word[];
+}
 
-const termExists = (conds: string[][], params: P, chunkKey: string, seq: string, prefix: string) =>
-  conds.map((set, i) => {
-    const names = set.map((term, j) => ((params[`${prefix}${i}_${j}`] = term), `$${prefix}${i}_${j}`));
-    return `EXISTS (SELECT 1 FROM chunk_terms x${i} WHERE x${i}.org_key = $ok AND x${i}.term IN (${names.join(",")})
-      AND x${i}.doc_seq = ${seq} AND x${i}.chunk_key = ${chunkKey})`;
-  });
+const LIVE = "d.org_id = $org AND d.deleted_at IS NULL AND d.status = 'READY' AND d.generation = k.generation";
 
-export function searchChunks(db: Db, orgId: string, f: Filter, o: { pageSize: number; pageIndex: number; body: boolean }) {
+export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total: number; rows: ChunkRow[] } {
   const orgKey = db.query<{ k: number }, [string]>("SELECT rowid AS k FROM orgs WHERE id = ?").get(orgId)?.k ?? 0;
-  const params: P = { org: orgId, ok: orgKey };
-  const rowPreds: string[] = [];
-  if (f.hash !== undefined) rowPreds.push("c.hash = $hash"), (params.hash = f.hash);
-  if (f.page !== undefined) {
-    rowPreds.push("c.first_page BETWEEN 1 AND $page AND EXISTS (SELECT 1 FROM json_each(c.pages) WHERE value = $page)");
-    params.page = f.page;
-  }
-  if (f.documentId !== undefined) rowPreds.push("c.document_id = $doc"), (params.doc = f.documentId);
-  if (f.corpusId !== undefined) rowPreds.push("c.corpus_id = $corpus"), (params.corpus = f.corpusId);
-  const conds = f.match?.conds ?? [];
-  // Rarest term set first: it drives the scans, the others are probed by key.
-  const ordered = conds.length > 1 ? orderBySelectivity(db, orgKey, conds) : conds;
-
-  // Group counts: from the per-document term counts for one term set (or none: term '*'),
-  // from the term index for several, from chunks when a per-chunk filter (hash, page) applies.
-  let groupSql: string;
-  const rowLevel = f.hash !== undefined || f.page !== undefined;
-  if (!rowLevel && conds.length <= 1) {
-    const names = (conds[0] ?? [ALL]).map((term, j) => ((params[`d_${j}`] = term), `$d_${j}`));
-    groupSql = `SELECT doc_seq AS s, sum(n) AS n FROM chunk_term_counts WHERE org_key = $ok AND term IN (${names.join(",")})
-      GROUP BY doc_seq`;
-  } else if (!rowLevel) {
-    const [first, ...rest] = ordered;
-    const names = first!.map((term, j) => ((params[`d_${j}`] = term), `$d_${j}`));
-    groupSql = `SELECT t.doc_seq AS s, count(*) AS n FROM chunk_terms t WHERE t.org_key = $ok AND t.term IN (${names.join(",")})
-      ${termExists(rest, params, "t.chunk_key", "t.doc_seq", "g").map((e) => `AND ${e}`).join(" ")} GROUP BY t.doc_seq`;
-  } else {
-    const preds = [...rowPreds.filter((p) => !p.includes("$corpus")), ...termExists(conds, params, "c.rowid", "c.doc_seq", "c")];
-    groupSql = `SELECT c.doc_seq AS s, count(*) AS n FROM chunks c WHERE c.org_id = $org AND c.deleted_at IS NULL
-      ${preds.map((p) => `AND ${p}`).join(" ")} GROUP BY c.doc_seq`;
-  }
-  const docPreds = [f.corpusId !== undefined ? "AND d.corpus_id = $corpus" : "", f.documentId !== undefined ? "AND d.id = $doc" : ""].join(" ");
-  const groups = db
-    .query<{ s: number; n: number }, P>(
-      `WITH g AS (${groupSql})
-       SELECT g.s, g.n FROM g JOIN chunk_sets k ON k.doc_seq = g.s
-       JOIN documents d ON d.id = k.document_id AND d.org_id = $org AND d.generation = k.generation
-       WHERE d.deleted_at IS NULL AND d.status = 'READY' ${docPreds} ORDER BY g.s`,
-    )
-    .all(params);
-
+  if (f.hash !== undefined || f.page !== undefined) return rowLevel(db, orgId, orgKey, f, o);
   const cols = `c.rowid, c.id, c.document_id, c.corpus_id, c.pages, c.hash, c.metadata${o.body ? ", c.body" : ""}`;
-  const [driverSet, ...probed] = ordered;
-  const allPreds = [...rowPreds, ...termExists(probed, params, "c.rowid", "c.doc_seq", "p")].map((p) => `AND ${p}`).join(" ");
-  // With a metadata match the rarest term set drives the read (few rows per document when
-  // selective); without one the reading-order index does.
-  const driver = driverSet ? driverSet.map((term, j) => ((params[`r_${j}`] = term), `$r_${j}`)).join(",") : null;
-  const from = driver
-    ? `FROM chunk_terms r CROSS JOIN chunks c ON c.rowid = r.chunk_key WHERE r.org_key = $ok AND r.term IN (${driver}) AND`
-    : "FROM chunks c WHERE";
-  const read = (seqs: number[], limit: number, offset: number, what = cols) =>
-    seqs.length === 0
-      ? []
-      : db
-          .query<ChunkRow, P>(
-            `SELECT ${what} ${from} ${driver ? `r.doc_seq IN (${seqs.join(",")}) AND` : ""}
-             c.org_id = $org AND c.deleted_at IS NULL AND c.doc_seq IN (${seqs.join(",")})
-             ${allPreds} ORDER BY c.doc_seq, c.first_page, c.id LIMIT ${limit} OFFSET ${offset}`,
-          )
-          .all(params);
+  const params: P = { org: orgId };
 
+  // A document filter pins the one live chunk set up front.
+  let seq: number | undefined;
+  if (f.documentId !== undefined) {
+    params.doc = f.documentId;
+    const r = db
+      .query<{ s: number }, P>(
+        `SELECT k.doc_seq AS s FROM documents d JOIN chunk_sets k ON k.document_id = d.id AND k.generation = d.generation
+         WHERE d.id = $doc AND ${LIVE} ${f.corpusId !== undefined ? "AND d.corpus_id = $corpus" : ""}`,
+      )
+      .get(f.corpusId !== undefined ? { ...params, corpus: f.corpusId } : params);
+    if (!r) return { total: 0, rows: [] };
+    seq = r.s;
+  }
+  const groups = live(db, params, toGroups(matchWords(db, orgKey, f.match?.conds ?? [[ALL]], seq)), seq === undefined ? f.corpusId : undefined);
   const start = o.pageIndex * o.pageSize;
+  const byRowids = (ids: number[], what: string, tail: string) =>
+    db.query<ChunkRow, { ids: string }>(
+      `SELECT ${what} FROM json_each($ids) j CROSS JOIN chunks c ON c.rowid = j.value
+       WHERE c.deleted_at IS NULL ORDER BY c.doc_seq, c.first_page, c.id ${tail}`,
+    ).all({ ids: JSON.stringify(ids) });
+
   if (!f.match || f.match.exact) {
     const total = groups.reduce((a, g) => a + g.n, 0);
-    const seqs: number[] = [];
+    const page: Group[] = [];
     let before = 0;
     let inner = 0;
     for (const g of groups) {
@@ -117,21 +86,101 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: { pageSize: nu
         before += g.n;
         continue;
       }
-      if (seqs.length === 0) inner = start - before;
-      seqs.push(g.s);
+      if (page.length === 0) inner = start - before;
+      page.push(g);
       before += g.n;
       if (before >= start + o.pageSize) break;
     }
-    return { total, rows: read(seqs, o.pageSize, inner) };
+    if (page.length === 0) return { total, rows: [] };
+    const tail = `LIMIT ${o.pageSize} OFFSET ${inner}`;
+    // Without a metadata match every live chunk of the documents qualifies: the reading-order index serves the page.
+    const rows = f.match
+      ? byRowids(rowids(page), cols, tail)
+      : db.query<ChunkRow, P>(
+          `SELECT ${cols} FROM chunks c WHERE c.org_id = $org AND c.deleted_at IS NULL
+           AND c.doc_seq IN (${page.map((g) => g.s).join(",")}) ORDER BY c.doc_seq, c.first_page, c.id ${tail}`,
+        ).all({ org: orgId });
+    return { total, rows };
   }
   // Inexact fragment: the terms narrowed the candidates; containment decides, in order.
   const test = f.match.test;
-  const hits = read(groups.map((g) => g.s), -1, 0, "c.rowid, c.metadata").filter((r) => test(parse(r.metadata)));
-  const pageKeys = hits.slice(start, start + o.pageSize).map((r) => r.rowid);
-  const rows = pageKeys.length
-    ? db.query<ChunkRow, []>(`SELECT ${cols} FROM chunks c WHERE c.rowid IN (${pageKeys.join(",")}) ORDER BY c.doc_seq, c.first_page, c.id`).all()
-    : [];
-  return { total: hits.length, rows };
+  const hits = byRowids(rowids(groups), "c.rowid, c.metadata", "").filter((r) => test(parse(r.metadata)));
+  return { total: hits.length, rows: fetchPage(db, cols, hits.slice(start, start + o.pageSize)) };
+}
+
+function toGroups(words: Word[]): Group[] {
+  const out: Group[] = [];
+  for (const x of words) {
+    const last = out[out.length - 1];
+    if (last && last.s === x.s) {
+      last.n += wordCount(x);
+      last.words.push(x);
+    } else out.push({ s: x.s, n: wordCount(x), words: [x] });
+  }
+  return out;
+}
+
+const rowids = (groups: Group[]) => {
+  const out: number[] = [];
+  for (const g of groups) for (const x of g.words) rowidsOf(x, out);
+  return out;
+};
+
+/** The groups whose chunk set is its document's current one, the document READY and undeleted (and in the corpus). */
+function live(db: Db, params: P, groups: Group[], corpusId: string | undefined): Group[] {
+  if (groups.length === 0) return groups;
+  const ok = new Set(
+    db
+      .query<{ s: number }, P>(
+        `SELECT k.doc_seq AS s FROM json_each($seqs) j CROSS JOIN chunk_sets k ON k.doc_seq = j.value
+         JOIN documents d ON d.id = k.document_id WHERE ${LIVE} ${corpusId !== undefined ? "AND d.corpus_id = $corpus" : ""}`,
+      )
+      .all({ org: params.org!, seqs: JSON.stringify(groups.map((g) => g.s)), ...(corpusId !== undefined ? { corpus: corpusId } : {}) })
+      .map((r) => r.s),
+  );
+  return groups.filter((g) => ok.has(g.s));
+}
+
+function fetchPage(db: Db, cols: string, page: { rowid: number }[]): ChunkRow[] {
+  if (page.length === 0) return [];
+  return db
+    .query<ChunkRow, []>(`SELECT ${cols} FROM chunks c WHERE c.rowid IN (${page.map((r) => r.rowid).join(",")}) ORDER BY c.doc_seq, c.first_page, c.id`)
+    .all();
+}
+
+/**
+ * hash or page filters: candidates come from the chunks (by hash index, or a pass over the
+ * organization's chunks in reading order for page), each probed once per term set.
+ */
+function rowLevel(db: Db, orgId: string, orgKey: number, f: Filter, o: Opts): { total: number; rows: ChunkRow[] } {
+  const params: P = { org: orgId, ok: orgKey };
+  const preds: string[] = [];
+  if (f.hash !== undefined) preds.push("c.hash = $hash"), (params.hash = f.hash);
+  if (f.page !== undefined) {
+    preds.push("c.first_page BETWEEN 1 AND $page AND EXISTS (SELECT 1 FROM json_each(c.pages) WHERE value = $page)");
+    params.page = f.page;
+  }
+  if (f.documentId !== undefined) preds.push("c.document_id = $doc"), (params.doc = f.documentId);
+  (f.match?.conds ?? []).forEach((set, i) => {
+    const names = set.map((term, j) => ((params[`t${i}_${j}`] = term), `$t${i}_${j}`));
+    preds.push(`EXISTS (SELECT 1 FROM chunk_bits x WHERE x.org_key = $ok AND x.term IN (${names.join(",")})
+      AND x.doc_seq = c.doc_seq AND x.word = c.rowid >> 6 AND (x.bits >> (c.rowid & 63)) & 1)`);
+  });
+  const inexact = f.match !== undefined && !f.match.exact;
+  const cands = db
+    .query<{ rowid: number; s: number; metadata: string }, P>(
+      `SELECT c.rowid, c.doc_seq AS s${inexact ? ", c.metadata" : ""} FROM chunks c
+       WHERE c.org_id = $org AND c.deleted_at IS NULL ${preds.map((p) => `AND ${p}`).join(" ")}
+       ORDER BY c.doc_seq, c.first_page, c.id`,
+    )
+    .all(params);
+  const seqs = live(db, params, [...new Set(cands.map((c) => c.s))].map((s) => ({ s, n: 0, words: [] })), f.corpusId);
+  const ok = new Set(seqs.map((g) => g.s));
+  const test = f.match?.test;
+  const hits = cands.filter((c) => ok.has(c.s) && (!inexact || test!(parse(c.metadata))));
+  const start = o.pageIndex * o.pageSize;
+  const cols = `c.rowid, c.id, c.document_id, c.corpus_id, c.pages, c.hash, c.metadata${o.body ? ", c.body" : ""}`;
+  return { total: hits.length, rows: fetchPage(db, cols, hits.slice(start, start + o.pageSize)) };
 }
 
 const parse = (s: string): unknown => {
@@ -141,14 +190,3 @@ const parse = (s: string): unknown => {
     return {};
   }
 };
-
-/** Rarest term set first (exact sizes from the counts): it drives the scan, the others are probed by key. */
-function orderBySelectivity(db: Db, orgKey: number, conds: string[][]): string[][] {
-  const size = (set: string[]) =>
-    db
-      .query<{ n: number | null }, (string | number)[]>(
-        `SELECT sum(n) AS n FROM chunk_term_counts WHERE org_key = ? AND term IN (${set.map(() => "?").join(",")})`,
-      )
-      .get(orgKey, ...set)!.n ?? 0;
-  return conds.map((c) => ({ c, n: size(c) })).sort((a, b) => a.n - b.n).map((x) => x.c);
-}
