@@ -1,5 +1,6 @@
 import type { Migration } from "../store/migration.ts";
 import { TERM, treeOf } from "./terms.ts";
+import { BIT_TRIGGERS as BIT_TRIGGERS_005, BITS_REBUILD as BITS_REBUILD_005 } from "./bits-sql-005.ts";
 import { BIT_TRIGGERS, BITS_REBUILD } from "./bits-sql.ts";
 
 /**
@@ -130,6 +131,16 @@ export const migrations: Migration[] = [
         org_key INTEGER NOT NULL, term TEXT NOT NULL, doc_seq INTEGER NOT NULL, word INTEGER NOT NULL, bits INTEGER NOT NULL,
         PRIMARY KEY (org_key, term, doc_seq, word)) WITHOUT ROWID;
       CREATE INDEX chunk_sets_doc ON chunk_sets(document_id, generation);
+      ${BIT_TRIGGERS_005}
+      ${BITS_REBUILD_005}
+    `,
+  },
+  {
+    // The page filter scanned every chunk of the organization (json_each of each span): pages
+    // join the bitmap index as 'g:<page>' terms, maintained with the metadata terms.
+    id: "chunks-006",
+    sql: `
+      DROP TRIGGER chunks_ins; DROP TRIGGER chunks_upd; DROP TRIGGER chunks_del;
       ${BIT_TRIGGERS}
       ${BITS_REBUILD}
     `,

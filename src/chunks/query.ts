@@ -51,7 +51,7 @@ const LIVE = "d.org_id = $org AND d.deleted_at IS NULL AND d.status = 'READY' AN
 
 export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total: number; rows: ChunkRow[] } {
   const orgKey = db.query<{ k: number }, [string]>("SELECT rowid AS k FROM orgs WHERE id = ?").get(orgId)?.k ?? 0;
-  if (f.hash !== undefined || f.page !== undefined) return rowLevel(db, orgId, orgKey, f, o);
+  if (f.hash !== undefined) return byHash(db, orgId, orgKey, f, o);
   const cols = `c.rowid, c.id, c.document_id, c.corpus_id, c.pages, c.hash, c.metadata${o.body ? ", c.body" : ""}`;
   const params: P = { org: orgId };
 
@@ -68,7 +68,11 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total
     if (!r) return { total: 0, rows: [] };
     seq = r.s;
   }
-  const groups = live(db, params, toGroups(matchWords(db, orgKey, f.match?.conds ?? [[ALL]], seq)), seq === undefined ? f.corpusId : undefined);
+  // The page filter is a term of its own ('g:<page>', bits-sql.ts); with no term at all, every live chunk ('*').
+  const conds = [...(f.match?.conds ?? []), ...(f.page !== undefined ? [[`g:${f.page}`]] : [])];
+  const everything = conds.length === 0;
+  const words = matchWords(db, orgKey, everything ? [[ALL]] : conds, seq);
+  const groups = live(db, params, toGroups(words), seq === undefined ? f.corpusId : undefined);
   const start = o.pageIndex * o.pageSize;
   const byRowids = (ids: number[], what: string, tail: string) =>
     db.query<ChunkRow, { ids: string }>(
@@ -93,8 +97,8 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total
     }
     if (page.length === 0) return { total, rows: [] };
     const tail = `LIMIT ${o.pageSize} OFFSET ${inner}`;
-    // Without a metadata match every live chunk of the documents qualifies: the reading-order index serves the page.
-    const rows = f.match
+    // Without a term every live chunk of the documents qualifies: the reading-order index serves the page.
+    const rows = !everything
       ? byRowids(rowids(page), cols, tail)
       : db.query<ChunkRow, P>(
           `SELECT ${cols} FROM chunks c WHERE c.org_id = $org AND c.deleted_at IS NULL
@@ -148,11 +152,8 @@ function fetchPage(db: Db, cols: string, page: { rowid: number }[]): ChunkRow[] 
     .all();
 }
 
-/**
- * hash or page filters: candidates come from the chunks (by hash index, or a pass over the
- * organization's chunks in reading order for page), each probed once per term set.
- */
-function rowLevel(db: Db, orgId: string, orgKey: number, f: Filter, o: Opts): { total: number; rows: ChunkRow[] } {
+/** hash filter: the few chunks with that hash come from its index, each probed once per term set. */
+function byHash(db: Db, orgId: string, orgKey: number, f: Filter, o: Opts): { total: number; rows: ChunkRow[] } {
   const params: P = { org: orgId, ok: orgKey };
   const preds: string[] = [];
   if (f.hash !== undefined) preds.push("c.hash = $hash"), (params.hash = f.hash);

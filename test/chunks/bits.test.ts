@@ -71,7 +71,7 @@ beforeAll(() => {
   for (const r of some(60)) db.query("UPDATE chunks SET metadata = ? WHERE rowid = ?").run(JSON.stringify(meta()), r);
   for (const r of some(40)) db.query("UPDATE chunks SET deleted_at = 1 WHERE rowid = ?").run(r);
   for (const r of some(10)) db.query("UPDATE chunks SET deleted_at = NULL WHERE rowid = ?").run(r);
-  for (const r of some(10)) db.query("UPDATE chunks SET pages = '[9]', first_page = 9 WHERE rowid = ?").run(r);
+  for (const r of some(10)) db.query("UPDATE chunks SET pages = '[4,9]', first_page = 4 WHERE rowid = ?").run(r);
   db.query("UPDATE chunks SET metadata = 'not json' WHERE rowid = ?").run(all[5]!);
   for (const r of some(15)) db.query("DELETE FROM chunks WHERE rowid = ?").run(r);
   // Re-ingestion of the middle document: a new generation replaces the old chunk set.
@@ -87,8 +87,8 @@ describe("metadata bitmap index", () => {
   test("every fragment finds exactly the live chunks containing it, in reading order, on every page", () => {
     const svc = chunkService(db, { now: () => 0 }, () => undefined);
     const live = db
-      .query<{ id: string; metadata: string; document_id: string }, [string]>(
-        `SELECT c.id, c.metadata, c.document_id FROM chunks c JOIN documents d ON d.id = c.document_id AND d.generation = c.generation
+      .query<{ id: string; metadata: string; document_id: string; pages: string }, [string]>(
+        `SELECT c.id, c.metadata, c.document_id, c.pages FROM chunks c JOIN documents d ON d.id = c.document_id AND d.generation = c.generation
          WHERE c.org_id = ? AND c.deleted_at IS NULL AND d.deleted_at IS NULL ORDER BY c.doc_seq, c.first_page, c.id`,
       )
       .all(ORG);
@@ -113,6 +113,14 @@ describe("metadata bitmap index", () => {
       const inDoc = live.filter((c) => c.document_id === docs[1] && contains(parse(c.metadata), fr)).map((c) => c.id);
       const r = svc.search(ORG, { json, documentId: docs[1], pageSize: 100, pageIndex: 0 });
       expect([json, r.total, r.items.map((c) => c.id)]).toEqual([json, inDoc.length, inDoc.slice(0, 100)]);
+    }
+    // page: membership in the span, alone and with a fragment.
+    for (const page of [1, 2, 4, 9]) {
+      for (const fr of [undefined, { kind: "chunk" }, { authors: [{ name: "bob" }] }]) {
+        const want = live.filter((c) => JSON.parse(c.pages).includes(page) && (!fr || contains(parse(c.metadata), fr))).map((c) => c.id);
+        const r = svc.search(ORG, { page, ...(fr ? { json: JSON.stringify(fr) } : {}), pageSize: 100, pageIndex: 0 });
+        expect([page, fr, r.total, r.items.map((c) => c.id)]).toEqual([page, fr, want.length, want.slice(0, 100)]);
+      }
     }
     // key/value: the string and the number it spells.
     const kv = live.filter((c) => contains(parse(c.metadata), { lang: "3" }) || contains(parse(c.metadata), { lang: 3 })).map((c) => c.id);
