@@ -4,8 +4,9 @@ import { TERM, treeOf } from "./terms.ts";
  * The metadata term index as bitmaps: chunk_bits holds, per (organization, term, chunk set,
  * word), a 64-bit word whose bit b says "chunk rowid word*64+b carries the term". A chunk set's
  * rows are written in one transaction, so its rowids are nearly contiguous and a term common to
- * a document costs about one row per 64 chunks. Intersecting terms is then an AND per word
- * (one index probe per 64 chunks instead of one per chunk), and counting is a popcount.
+ * a document costs about one row per 64 chunks. Intersecting terms is then a merge of words
+ * and an AND per word instead of a probe per chunk; n is the word's popcount, so a one-term
+ * match is counted per document by a SQL sum over the index. Pages are terms too ('g:<page>').
  * Bits exist only while the chunk is undeleted. Words are keyed by chunk rowid: chunks must
  * never be renumbered (VACUUM INTO-style copies) without rebuilding chunk_bits.
  */
@@ -22,15 +23,17 @@ const termsOf = (r: string) => `
 
 /** Sets the bits of chunk `r` (NEW or OLD), when it is live. */
 const setBits = (r: string, seq: string) => `
-        INSERT INTO chunk_bits (org_key, term, doc_seq, word, bits)
-          SELECT ${orgKey(`${r}.org_id`)}, term, ${seq}, ${r}.rowid >> 6, 1 << (${r}.rowid & 63)
+        INSERT INTO chunk_bits (org_key, term, doc_seq, word, bits, n)
+          SELECT ${orgKey(`${r}.org_id`)}, term, ${seq}, ${r}.rowid >> 6, 1 << (${r}.rowid & 63), 1
           FROM (${termsOf(r)}) WHERE ${r}.deleted_at IS NULL AND ${seq} IS NOT NULL AND term IS NOT NULL
-          ON CONFLICT (org_key, term, doc_seq, word) DO UPDATE SET bits = bits | excluded.bits;`;
+          ON CONFLICT (org_key, term, doc_seq, word) DO UPDATE
+            SET n = n + (bits & excluded.bits = 0), bits = bits | excluded.bits;`;
 
 /** Clears the bits chunk OLD had; a word left empty is removed. */
 const clearBits = `
-        UPDATE chunk_bits SET bits = bits & ~(1 << (OLD.rowid & 63))
+        UPDATE chunk_bits SET bits = bits & ~(1 << (OLD.rowid & 63)), n = n - 1
           WHERE org_key = ${orgKey("OLD.org_id")} AND doc_seq = OLD.doc_seq AND word = OLD.rowid >> 6
+            AND bits & (1 << (OLD.rowid & 63)) <> 0
             AND term IN (SELECT term FROM (${termsOf("OLD")}) WHERE OLD.deleted_at IS NULL);
         DELETE FROM chunk_bits
           WHERE org_key = ${orgKey("OLD.org_id")} AND doc_seq = OLD.doc_seq AND word = OLD.rowid >> 6 AND bits = 0
@@ -63,8 +66,8 @@ export const BIT_TRIGGERS = `
 /** Builds chunk_bits from the chunks table. A sum of distinct single bits is their OR (and cannot overflow). */
 export const BITS_REBUILD = `
       DELETE FROM chunk_bits;
-      INSERT INTO chunk_bits (org_key, term, doc_seq, word, bits)
-        SELECT ${orgKey("org_id")}, term, doc_seq, rid >> 6, sum(DISTINCT 1 << (rid & 63)) FROM (
+      INSERT INTO chunk_bits (org_key, term, doc_seq, word, bits, n)
+        SELECT ${orgKey("org_id")}, term, doc_seq, rid >> 6, sum(DISTINCT 1 << (rid & 63)), count(DISTINCT rid) FROM (
           SELECT c.org_id, ${TERM} AS term, c.doc_seq, c.rowid AS rid
             FROM chunks c, ${treeOf("c.metadata")} WHERE c.deleted_at IS NULL
           UNION ALL SELECT c.org_id, 'g:' || p.value, c.doc_seq, c.rowid

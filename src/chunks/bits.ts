@@ -84,6 +84,10 @@ function intersect(a: Word[], b: Word[]): Word[] {
   return out;
 }
 
+/** The words of one term in some chunk sets. */
+export const termWords = (db: Db, orgKey: number, term: string, seqs: number[]): Word[] =>
+  read(db, orgKey, [term], undefined, seqs);
+
 export function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);

@@ -1,6 +1,7 @@
 import type { Migration } from "../store/migration.ts";
 import { TERM, treeOf } from "./terms.ts";
 import { BIT_TRIGGERS as BIT_TRIGGERS_005, BITS_REBUILD as BITS_REBUILD_005 } from "./bits-sql-005.ts";
+import { BIT_TRIGGERS as BIT_TRIGGERS_006, BITS_REBUILD as BITS_REBUILD_006 } from "./bits-sql-006.ts";
 import { BIT_TRIGGERS, BITS_REBUILD } from "./bits-sql.ts";
 
 /**
@@ -141,6 +142,17 @@ export const migrations: Migration[] = [
     id: "chunks-006",
     sql: `
       DROP TRIGGER chunks_ins; DROP TRIGGER chunks_upd; DROP TRIGGER chunks_del;
+      ${BIT_TRIGGERS_006}
+      ${BITS_REBUILD_006}
+    `,
+  },
+  {
+    // Each word also keeps its popcount n, so a one-term match is counted per document by an
+    // aggregate over the index in SQL, and words are read only for the documents of the page.
+    id: "chunks-007",
+    sql: `
+      DROP TRIGGER chunks_ins; DROP TRIGGER chunks_upd; DROP TRIGGER chunks_del;
+      ALTER TABLE chunk_bits ADD COLUMN n INTEGER NOT NULL DEFAULT 0;
       ${BIT_TRIGGERS}
       ${BITS_REBUILD}
     `,

@@ -1,5 +1,5 @@
 import type { Db } from "../store/db.ts";
-import { matchWords, rowidsOf, wordCount, type Word } from "./bits.ts";
+import { matchWords, rowidsOf, termWords, wordCount, type Word } from "./bits.ts";
 import { ALL } from "./terms.ts";
 
 /**
@@ -71,8 +71,13 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total
   // The page filter is a term of its own ('g:<page>', bits-sql.ts); with no term at all, every live chunk ('*').
   const conds = [...(f.match?.conds ?? []), ...(f.page !== undefined ? [[`g:${f.page}`]] : [])];
   const everything = conds.length === 0;
-  const words = matchWords(db, orgKey, everything ? [[ALL]] : conds, seq);
-  const groups = live(db, params, toGroups(words), seq === undefined ? f.corpusId : undefined);
+  const corpus = seq === undefined ? f.corpusId : undefined;
+  // One term, exact: counted per document in SQL, words read only for the page's documents.
+  const one = everything ? ALL : conds.length === 1 && conds[0]!.length === 1 && (!f.match || f.match.exact) ? conds[0]![0]! : undefined;
+  const groups =
+    one !== undefined
+      ? termGroups(db, { org: orgId, ok: orgKey, term: one }, seq, corpus)
+      : live(db, params, toGroups(matchWords(db, orgKey, conds, seq)), corpus);
   const start = o.pageIndex * o.pageSize;
   const byRowids = (ids: number[], what: string, tail: string) =>
     db.query<ChunkRow, { ids: string }>(
@@ -98,6 +103,10 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total
     if (page.length === 0) return { total, rows: [] };
     const tail = `LIMIT ${o.pageSize} OFFSET ${inner}`;
     // Without a term every live chunk of the documents qualifies: the reading-order index serves the page.
+    if (one !== undefined && !everything) {
+      const words = termWords(db, orgKey, one, page.map((g) => g.s));
+      for (const g of page) g.words = words.filter((x) => x.s === g.s);
+    }
     const rows = !everything
       ? byRowids(rowids(page), cols, tail)
       : db.query<ChunkRow, P>(
@@ -110,6 +119,19 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total
   const test = f.match.test;
   const hits = byRowids(rowids(groups), "c.rowid, c.metadata", "").filter((r) => test(parse(r.metadata)));
   return { total: hits.length, rows: fetchPage(db, cols, hits.slice(start, start + o.pageSize)) };
+}
+
+/** Live documents with their count of chunks carrying `term`, from the words' popcounts. */
+function termGroups(db: Db, params: P, seq: number | undefined, corpusId: string | undefined): Group[] {
+  return db
+    .query<{ s: number; n: number }, P>(
+      `WITH g AS (SELECT doc_seq AS s, sum(n) AS n FROM chunk_bits WHERE org_key = $ok AND term = $term
+         ${seq === undefined ? "" : `AND doc_seq = ${Number(seq)}`} GROUP BY doc_seq)
+       SELECT g.s, g.n FROM g CROSS JOIN chunk_sets k ON k.doc_seq = g.s JOIN documents d ON d.id = k.document_id
+       WHERE ${LIVE} ${corpusId !== undefined ? "AND d.corpus_id = $corpus" : ""} ORDER BY g.s`,
+    )
+    .all(corpusId !== undefined ? { ...params, corpus: corpusId } : params)
+    .map((g) => ({ ...g, words: [] }));
 }
 
 function toGroups(words: Word[]): Group[] {

@@ -127,7 +127,7 @@ describe("metadata bitmap index", () => {
     expect(svc.search(ORG, { key: "lang", value: "3", pageSize: 100, pageIndex: 0 }).items.map((c) => c.id)).toEqual(kv.slice(0, 100));
   });
   test("kept by triggers, it equals a rebuild from the chunks table", () => {
-    const dump = () => db.query("SELECT org_key, term, doc_seq, word, bits FROM chunk_bits ORDER BY 1, 2, 3, 4").all();
+    const dump = () => db.query("SELECT org_key, term, doc_seq, word, bits, n FROM chunk_bits ORDER BY 1, 2, 3, 4").all();
     const kept = dump();
     expect(kept.some((r: any) => r.bits < 0)).toBe(true); // bit 63 exercised
     db.transaction(() => db.exec(BITS_REBUILD)).immediate();
