@@ -20,6 +20,8 @@ export interface AppContext {
   blobs: BlobStore;
   /** Vectors and full-text index (LanceDB under <data>/lance); set by the ingestion wiring in server.ts. */
   vectors: VectorIndex;
+  /** Tells the ingestion scheduler a job was queued, so it need not wait for its next poll. */
+  wakeIngestion?: () => void;
   /** Run at shutdown, in reverse order of registration. */
   onClose: (fn: () => unknown | Promise<unknown>) => void;
 }

@@ -72,6 +72,7 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
   if (outcome.dup) {
     fail("CONFLICT", `Duplicate content: document ${outcome.dup} of this corpus has the same bytes`, { existingDocumentId: outcome.dup });
   }
+  if (outcome.row.status === "PROCESSING") ctx.wakeIngestion?.();
   const code = outcome.row.status === "READY" ? 200 : 202;
   if (outcome.row.status === "FAILED") throw conflict(`Document is FAILED (${outcome.row.status_msg ?? ""})`);
   return { code, document: view(outcome.row) };

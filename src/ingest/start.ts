@@ -38,5 +38,6 @@ export function startIngestion(ctx: AppContext, vectors: LanceIndex): Scheduler 
     now: () => ctx.clock.now(), maxAttempts: config.ingestMaxAttempts, workers: config.workers,
   });
   ctx.onClose(() => scheduler.close());
+  ctx.wakeIngestion = () => scheduler.wake();
   return scheduler;
 }

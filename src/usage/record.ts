@@ -28,7 +28,17 @@ export type UsageScope = "org" | "user" | "corpus";
  */
 export function recordUsage(db: Db, orgId: string, e: UsageEvent): void {
   if (e.amount === 0) return;
-  db.query(
-    "INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  ).run(orgId, e.at, e.metric, e.op, e.amount, e.userId ?? null, e.corpusId ?? null, e.source ?? null);
+  insertFor(db).run(orgId, e.at, e.metric, e.op, e.amount, e.userId ?? null, e.corpusId ?? null, e.source ?? null);
+}
+
+// bun:sqlite's query() cache is small, and this statement (with its trigger) is among the most
+// used, so it is prepared once per connection.
+const inserts = new WeakMap<Db, ReturnType<Db["prepare"]>>();
+function insertFor(db: Db) {
+  let st = inserts.get(db);
+  if (!st) {
+    st = db.prepare("INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    inserts.set(db, st);
+  }
+  return st;
 }
