@@ -4,8 +4,10 @@
  * driver coalesces replacements issued together) and one SQLite transaction whatever its size,
  * which is what makes a thousand small files cheap; a single document is a batch of one.
  *
- * Model work runs on the server's event loop, so it yields between summaries and between
- * embedding batches (bounded in texts and characters): API requests wait for at most one slice.
+ * With the built-in models the worker already did the model work (enrich.ts) and this is only
+ * bookkeeping. Otherwise model work runs on the server's event loop, so it yields between
+ * summaries and between embedding batches (bounded in texts and characters): API requests wait
+ * for at most one slice.
  *
  * Split in two so the scheduler can pipeline: prepare() (CPU: summaries, embeddings) of the next
  * batch runs while write() (LanceDB, SQLite) of the previous one is in flight.
@@ -17,6 +19,7 @@ import { dropOwnVectors, md5, onError, type IngestDeps, type JobResult, type Par
 import { commitReadyMany, setStage, setStages, type ChunkRow, type ReadyFields } from "./job-store.ts";
 import { putDerived } from "./derived-blob.ts";
 import { withoutPageMarkers } from "./pipeline.ts";
+import { offloadPlan, SUMMARY_INPUT_CHARS } from "./enrich.ts";
 
 /** Most texts per embedder call. */
 export const EMBED_BATCH = 32;
@@ -24,9 +27,6 @@ export const EMBED_BATCH = 32;
 export const EMBED_CHARS = 8_000;
 /** Chunk rows per SQLite transaction of a batch's commit (about 20–40 ms each). */
 export const COMMIT_ROWS = 64;
-/** The summariser reads at most this much of the document: bounded time on a 10 MB file, and
- *  more than any local model's context anyway. */
-export const SUMMARY_INPUT_CHARS = 200_000;
 
 /** Lets timers, I/O and HTTP requests run before the next slice of model work. */
 export const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
@@ -43,54 +43,75 @@ export const isPrepared = (r: PreparedJob | JobResult): r is PreparedJob => "fie
 
 export async function prepareBatch(d: IngestDeps, items: ParsedJob[]): Promise<Prepared> {
   const out: Prepared = new Array(items.length);
-  setStages(d.db, items.map((i) => ({ job: i.job, done: 0, total: 1 })), "summarising");
-  const live: { at: number; item: ParsedJob; fields: ReadyFields }[] = [];
+  // Vectors of the worker are used only while they still match the table(s) written (a rebuild
+  // may have started since); its summary, language and tokens always match (fixed per process).
+  const workerVectors = offloadPlan(d.models, d.vectors).embed;
+  setStages(d.db, items.filter((i) => i.enriched?.summary === undefined).map((i) => ({ job: i.job, done: 0, total: 1 })), "summarising");
+  const live: { at: number; item: ParsedJob; fields: ReadyFields; vectors: (Float32Array | undefined)[] }[] = [];
   for (let at = 0; at < items.length; at++) {
     const item = items[at]!;
+    const e = item.enriched;
+    let slow = false;
     try {
-      const plain = withoutPageMarkers(item.parsed.markdown);
-      const lang = item.doc.lang || detectLang(plain);
-      const summary = (await d.models.summariser().summarise(plain.slice(0, SUMMARY_INPUT_CHARS), lang)).text;
+      let plain: string | undefined;
+      const text = () => (plain ??= withoutPageMarkers(item.parsed.markdown));
+      const lang = e?.lang ?? (item.doc.lang || detectLang(text()));
+      let summary = e?.summary;
+      if (summary === undefined) {
+        summary = (await d.models.summariser().summarise(text().slice(0, SUMMARY_INPUT_CHARS), lang)).text;
+        slow = true;
+      }
       const chunks: ChunkRow[] = [];
       if (summary.trim()) chunks.push({ id: orderedId(), seq: 0, pages: [], hash: md5(summary), kind: "summary", text: summary });
       for (const c of item.parsed.chunks) {
         chunks.push({ id: orderedId(), seq: chunks.length, pages: c.pages, hash: md5(c.text), kind: "chunk", text: c.text });
       }
       const fields: ReadyFields = {
-        chunks, corpusId: item.doc.corpus_id, userId: item.doc.user_id, tokens: d.models.tokens().count(plain),
+        chunks, corpusId: item.doc.corpus_id, userId: item.doc.user_id, tokens: e?.tokens ?? d.models.tokens().count(text()),
         nbWords: item.parsed.nbWords, nbPages: item.parsed.nbPages, lang, summary,
       };
-      live.push({ at, item, fields });
+      // The worker's vectors cover every row when it made the summary, else the parsed chunks only.
+      const vectors = new Array<Float32Array | undefined>(chunks.length);
+      if (workerVectors && e?.vectors) {
+        const skip = chunks.length - e.vectors.length;
+        if (skip !== 0 && (e.summary !== undefined || skip !== 1)) throw new Error(`the worker embedded ${e.vectors.length} texts for ${chunks.length} chunks`);
+        e.vectors.forEach((v, i) => (vectors[skip + i] = v));
+      }
+      live.push({ at, item, fields, vectors });
     } catch (e) {
       out[at] = { outcome: await onError(d, item.job, e) };
+      slow = true;
     }
-    await yieldToLoop();
+    if (slow || at % 64 === 63) await yieldToLoop();
   }
 
-  const texts = live.flatMap((l, n) => l.fields.chunks.map((c, i) => ({ n, i, text: c.text })));
-  const vectors = live.map((l) => new Array<Float32Array>(l.fields.chunks.length));
+  // What the worker did not embed, embedded here in slices with yields between.
+  const texts = live.flatMap((l, n) => l.fields.chunks.flatMap((c, i) => (l.vectors[i] ? [] : [{ n, i, text: c.text }])));
   try {
-    setStages(d.db, live.map((l) => ({ job: l.item.job, done: 0, total: l.fields.chunks.length })), "embedding");
-    const embedder = d.models.embedder();
-    for (let first = 0; first < texts.length;) {
-      let end = first + 1;
-      let chars = texts[first]!.text.length;
-      while (end < texts.length && end - first < EMBED_BATCH && chars + texts[end]!.text.length <= EMBED_CHARS) chars += texts[end++]!.text.length;
-      const part = texts.slice(first, end);
-      const got = await embedder.embed(part.map((t) => t.text), "passage");
-      part.forEach((t, k) => (vectors[t.n]![t.i] = got[k]!));
-      // Progress of a document that spans several calls (a long PDF); small ones go 0 → READY.
-      const last = part[part.length - 1]!;
-      const l = live[last.n]!;
-      if (l.fields.chunks.length > EMBED_BATCH && last.i + 1 < l.fields.chunks.length) setStage(d.db, l.item.job, "embedding", last.i + 1, l.fields.chunks.length);
-      first = end;
-      await yieldToLoop();
+    if (texts.length) {
+      const owners = live.filter((l) => l.vectors.some((v) => !v));
+      setStages(d.db, owners.map((l) => ({ job: l.item.job, done: 0, total: l.fields.chunks.length })), "embedding");
+      const embedder = d.models.embedder();
+      for (let first = 0; first < texts.length;) {
+        let end = first + 1;
+        let chars = texts[first]!.text.length;
+        while (end < texts.length && end - first < EMBED_BATCH && chars + texts[end]!.text.length <= EMBED_CHARS) chars += texts[end++]!.text.length;
+        const part = texts.slice(first, end);
+        const got = await embedder.embed(part.map((t) => t.text), "passage");
+        part.forEach((t, k) => (live[t.n]!.vectors[t.i] = got[k]!));
+        // Progress of a document that spans several calls (a long PDF); small ones go 0 → READY.
+        const last = part[part.length - 1]!;
+        const l = live[last.n]!;
+        if (l.fields.chunks.length > EMBED_BATCH && last.i + 1 < l.fields.chunks.length) setStage(d.db, l.item.job, "embedding", last.i + 1, l.fields.chunks.length);
+        first = end;
+        await yieldToLoop();
+      }
     }
   } catch (e) {
     for (const l of live) out[l.at] = { outcome: await onError(d, l.item.job, e) };
     return out;
   }
-  live.forEach((l, n) => (out[l.at] = { ...l.item, fields: l.fields, vectors: vectors[n]! }));
+  for (const l of live) out[l.at] = { ...l.item, fields: l.fields, vectors: l.vectors as Float32Array[] };
   return out;
 }
 

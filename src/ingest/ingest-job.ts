@@ -21,6 +21,7 @@ import { finishBatch } from "./finish-batch.ts";
 import { endJob, failDocument, isCurrent, loadDoc, setStage, unclaim, type DocRow, type JobRow } from "./job-store.ts";
 import { mediaType } from "./formats.ts";
 import { IngestFailure, type ParsedDocument } from "./pipeline.ts";
+import { assembleEnriched, offloadPlan, offloadsAny, type Enriched, type EnrichedWire } from "./enrich.ts";
 import { WorkerAborted, WorkerCrash, type WorkerPool } from "./pool.ts";
 
 export interface IngestDeps {
@@ -46,6 +47,8 @@ export interface ParsedJob {
   job: JobRow;
   doc: DocRow;
   parsed: ParsedDocument;
+  /** What the worker's built-in models computed (enrich.ts); finish-batch computes the rest. */
+  enriched?: Enriched;
 }
 
 /**
@@ -69,12 +72,26 @@ export async function parseJob(d: IngestDeps, job: JobRow): Promise<ParsedJob | 
   try {
     const path = d.blobs.filePath?.(doc.blob_key);
     const bytes = path ? undefined : ((await d.blobs.get(doc.blob_key)) ?? undefined);
-    const parsed = (await d.pool.run(
-      { type: "parse", path, bytes, contentType: doc.content_type, chunk: fromJson(doc.chunk, null) },
-      // `converting` was set by claim; only the move to chunking is written.
-      { small: isSmall(doc.size, doc.content_type), onMessage: (m) => m.type === "stage" && m.stage === "chunking" && setStage(d.db, job, m.stage, 0, 1) },
-    )) as ParsedDocument;
-    return { job, doc, parsed };
+    const small = isSmall(doc.size, doc.content_type);
+    const plan = offloadPlan(d.models, d.vectors);
+    const parts: Float32Array[] = [];
+    const { enriched, ...parsed } = (await d.pool.run(
+      {
+        type: "parse", path, bytes, contentType: doc.content_type, chunk: fromJson(doc.chunk, null),
+        enrich: offloadsAny(plan) ? { lang: doc.lang, ...plan } : undefined,
+        // A small document goes from `converting` (set by claim) to its batch's stages in
+        // milliseconds: a write per step would cost more than the step.
+        progress: !small,
+      },
+      {
+        small,
+        onMessage: (m) => {
+          if (m.type === "vectors") parts.push(m.data);
+          else if (m.type === "stage" && m.stage !== "converting") setStage(d.db, job, m.stage, m.done ?? 0, m.total ?? 1);
+        },
+      },
+    )) as ParsedDocument & { enriched?: EnrichedWire };
+    return { job, doc, parsed, enriched: enriched && assembleEnriched(enriched, parts) };
   } catch (e) {
     return { outcome: await onError(d, job, e) };
   }

@@ -6,14 +6,17 @@
  * Uint8Array). One request at a time; the pool never sends a second before the first ends.
  *
  *   parent → worker
- *     {type:"parse",    id, path? | bytes?, contentType, chunk, limits?}
+ *     {type:"parse",    id, path? | bytes?, contentType, chunk, limits?, enrich?, progress?}
  *     {type:"previews", id, path? | bytes?, pages: number[]}      0-based page indices
  *   worker → parent
  *     {type:"ready"}                                             once, after start
- *     {type:"stage",   id, stage: "converting" | "chunking"}     parse progress
+ *     {type:"stage",   id, stage, done?, total?}                 progress (only with progress: true)
+ *     {type:"vectors", id, data: Float32Array}                   a full part of a document's vectors
  *     {type:"preview", id, page, size: "SMALL" | "MEDIUM", png}   one per rendered image
- *     {type:"done",    id, result?}                              result: ParsedDocument for parse
+ *     {type:"done",    id, result?}                              parse: ParsedDocument & {enriched?}
  *     {type:"error",   id, failure: boolean, message}            failure=true: user-facing reason
+ *
+ * With `enrich` the worker also runs the built-in models on the parsed document (enrich.ts).
  *
  * Anything a library prints goes to stdout/stderr and never mixes with the protocol. The worker
  * exits when the IPC channel closes or its parent dies, so a SIGKILLed server leaves no orphans.
@@ -21,17 +24,24 @@
 import { readFile } from "node:fs/promises";
 import { IngestFailure, parseDocument } from "./pipeline.ts";
 import type { ConvertLimits } from "./convert/index.ts";
+import { enrich, type EnrichRequest } from "./enrich.ts";
 
 export type WorkerRequest =
-  | { type: "parse"; id: number; path?: string; bytes?: Uint8Array; contentType: string; chunk: unknown; limits?: Partial<ConvertLimits> }
+  | {
+    type: "parse"; id: number; path?: string; bytes?: Uint8Array; contentType: string; chunk: unknown;
+    limits?: Partial<ConvertLimits>; enrich?: EnrichRequest; progress?: boolean;
+  }
   | { type: "previews"; id: number; path?: string; bytes?: Uint8Array; pages: number[] };
 
 export type WorkerMessage =
   | { type: "ready" }
-  | { type: "stage"; id: number; stage: "converting" | "chunking" }
+  | { type: "stage"; id: number; stage: WorkerStage; done?: number; total?: number }
+  | { type: "vectors"; id: number; data: Float32Array }
   | { type: "preview"; id: number; page: number; size: "SMALL" | "MEDIUM"; png: Uint8Array }
   | { type: "done"; id: number; result?: unknown }
   | { type: "error"; id: number; failure: boolean; message: string };
+
+export type WorkerStage = "converting" | "chunking" | "summarising" | "embedding";
 
 const send = (m: WorkerMessage) => process.send!(m);
 
@@ -49,11 +59,12 @@ async function handle(req: WorkerRequest): Promise<void> {
   try {
     const bytes = await bytesOf(req);
     if (req.type === "parse") {
-      const result = await parseDocument(bytes, req.contentType, req.chunk, {
-        limits: req.limits,
-        onStage: (stage) => send({ type: "stage", id: req.id, stage }),
-      });
-      send({ type: "done", id: req.id, result });
+      const onStage = req.progress ? (stage: WorkerStage, done?: number, total?: number) => send({ type: "stage", id: req.id, stage, done, total }) : undefined;
+      const parsed = await parseDocument(bytes, req.contentType, req.chunk, { limits: req.limits, onStage });
+      const enriched = req.enrich
+        ? enrich(parsed, req.enrich, { onStage, onVectors: (data) => send({ type: "vectors", id: req.id, data }) })
+        : undefined;
+      send({ type: "done", id: req.id, result: enriched ? { ...parsed, enriched } : parsed });
     } else {
       const { renderPdfPreviews } = await import("./preview.ts");
       for await (const p of renderPdfPreviews(bytes, req.pages)) send({ type: "preview", id: req.id, ...p });
