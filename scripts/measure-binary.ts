@@ -1,10 +1,14 @@
 // Size, start-up and memory of the single executable, against the source checkout in the same run.
 //   bun scripts/measure-binary.ts [--runs 5] [--docs 100]
+//   bun scripts/measure-binary.ts --only source       (no build)
 // - size of dist/kbqa (rebuilt first when stale)
 // - start → "listening" line: median of N starts with an empty models folder; plus the very first
 //   start with an empty natives cache (HOME is a fresh folder: it unpacks ~280 MB of libraries once)
-// - resident memory (VmRSS) of the server idle after start, and idle after ingesting D small
-//   markdown documents (server alone, and server + ingestion worker processes)
+// - resident memory (VmRSS, split into anonymous and file-backed) of the server idle after start,
+//   and idle after ingesting D small markdown documents (server alone; worker processes apart)
+// - then one question: its latency right after the idle period (the idle maintenance of
+//   src/runtime/idle.ts dropped the code pages, so it pays their minor faults) against the
+//   median of warm ones, and the RSS right after it (what an active server holds)
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,10 +19,15 @@ const argv = process.argv.slice(2);
 const num = (name: string, def: number) => Number(argv[argv.indexOf(`--${name}`) + 1] ?? def) || def;
 const RUNS = num("runs", 5);
 const DOCS = num("docs", 100);
-const IDLE_MS = 3000; // memory is read after this much idle time, the same for both variants
+// Memory is read after this much idle time, the same for both variants: the server's idle
+// maintenance runs after 5 s without requests or ingestion (checked every second).
+const IDLE_MS = 8000;
 
 const statusKb = (pid: number, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 const rssKb = (pid: number) => statusKb(pid, "VmRSS");
+const memOf = (pid: number) => ({ rss: rssKb(pid), anon: statusKb(pid, "RssAnon"), file: statusKb(pid, "RssFile") });
+type Mem = ReturnType<typeof memOf>;
+const memText = (m: Mem) => `${mb(m.rss)} (anon ${mb(m.anon)}, file ${mb(m.file)})`;
 const children = (pid: number): number[] =>
   readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((p) => {
     try {
@@ -67,6 +76,13 @@ async function ingest(v: Variant, work: string, tmp: string, url: string, n: num
     return r.json() as Promise<any>;
   };
   const corpus = await api("POST", "/v1/corpus/", { name: "measure" });
+  const session = await api("POST", "/v1/session/", { corpusIds: [corpus.id] });
+  const ask = async () => {
+    const t = performance.now();
+    const r = await api("POST", "/v1/post/", { sessionId: session.id, body: "How many crates of rope does depot 7 store?" });
+    if (!/49/.test(r.answer.body)) throw new Error(`unexpected answer: ${r.answer.body}`);
+    return performance.now() - t;
+  };
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const init = await api("POST", "/v1/doc/init", { corpusId: corpus.id, filename: `note-${i}.md`, contentType: "text/markdown" });
@@ -87,6 +103,7 @@ async function ingest(v: Variant, work: string, tmp: string, url: string, n: num
       await Bun.sleep(100);
     }
   }
+  return ask;
 }
 
 async function measure(v: Variant) {
@@ -106,31 +123,44 @@ async function measure(v: Variant) {
     }
     const s = await start(v, work, tmp);
     await Bun.sleep(IDLE_MS);
-    const idle = rssKb(s.proc.pid);
-    await ingest(v, work, tmp, s.url, DOCS);
+    const idle = memOf(s.proc.pid);
+    const ask = await ingest(v, work, tmp, s.url, DOCS);
     await Bun.sleep(IDLE_MS);
-    const after = rssKb(s.proc.pid);
-    const afterAnon = statusKb(s.proc.pid, "RssAnon");
-    const workers = children(s.proc.pid).reduce((sum, p) => sum + rssKb(p), 0);
+    const after = memOf(s.proc.pid);
+    const workerPids = children(s.proc.pid);
+    const workers = workerPids.reduce((sum, p) => sum + rssKb(p), 0);
+    // Questions: the first ever (cold code paths), warm ones, then one after another idle period.
+    const firstAsk = await ask();
+    const warm: number[] = [];
+    for (let i = 0; i < 5; i++) warm.push(await ask());
+    const active = memOf(s.proc.pid);
+    await Bun.sleep(IDLE_MS);
+    const afterIdleAsk = await ask();
     s.proc.kill("SIGTERM");
     await s.proc.exited;
-    return { first, median: median(starts), starts, idle, after, afterAnon, workers };
+    return { first, median: median(starts), starts, idle, after, workers, nWorkers: workerPids.length, firstAsk, warmAsk: median(warm), afterIdleAsk, active };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-const exe = await freshExecutable();
-const size = statSync(exe.path).size;
+// --only executable|source measures one variant (the source one needs no build).
+const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
 const variants: Variant[] = [
   { name: "executable", argv: (w) => [join(w, "kbqa")], env: (tmp) => ({ TMPDIR: tmp, HOME: tmp }) },
   { name: "source (bun src/cli.ts)", argv: () => [process.execPath, join(ROOT, "src", "cli.ts")], env: (tmp) => ({ PATH: process.env.PATH ?? "", TMPDIR: tmp }) },
-];
-console.log(`dist/kbqa: ${(size / 1e6).toFixed(1)} MB${exe.built ? ` (built in ${(exe.buildMs! / 1000).toFixed(1)} s)` : ""}; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+].filter((v) => !only || v.name.startsWith(only));
+const load = `load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`;
+if (variants.some((v) => v.name === "executable")) {
+  const exe = await freshExecutable();
+  const size = statSync(exe.path).size;
+  console.log(`dist/kbqa: ${(size / 1e6).toFixed(1)} MB${exe.built ? ` (built in ${(exe.buildMs! / 1000).toFixed(1)} s)` : ""}; ${load}`);
+} else console.log(load);
 for (const v of variants) {
   const r = await measure(v);
   console.log(
     `${v.name.padEnd(24)} listening: median ${r.median.toFixed(0)} ms of ${RUNS} (${r.starts.map((x) => x.toFixed(0)).join(", ")}), first start ${r.first.toFixed(0)} ms` +
-      ` | RSS idle ${mb(r.idle)}, after ${DOCS} docs ${mb(r.after)} (anonymous ${mb(r.afterAnon)}; + workers ${mb(r.workers)})`,
+      `\n${"".padEnd(24)} RSS idle after start ${memText(r.idle)}; idle after ${DOCS} docs ${memText(r.after)}; + ${r.nWorkers} idle workers ${mb(r.workers)}` +
+      `\n${"".padEnd(24)} question: first ${r.firstAsk.toFixed(0)} ms, warm median ${r.warmAsk.toFixed(0)} ms, after an idle period ${r.afterIdleAsk.toFixed(0)} ms; RSS right after questions ${memText(r.active)}`,
   );
 }

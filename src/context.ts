@@ -22,6 +22,8 @@ export interface AppContext {
   vectors: VectorIndex;
   /** Tells the ingestion scheduler a job was queued, so it need not wait for its next poll. */
   wakeIngestion?: () => void;
+  /** Whether ingestion has no job in flight (idle-time maintenance waits for it); set with wakeIngestion. */
+  ingestionIdle?: () => boolean;
   /** Run at shutdown, in reverse order of registration. */
   onClose: (fn: () => unknown | Promise<unknown>) => void;
 }

@@ -8,6 +8,7 @@ import { createModelRegistry } from "./models/registry.ts";
 import { FsBlobStore } from "./store/fs-blob.ts";
 import { openVectorIndex, startIngestion } from "./ingest/start.ts";
 import { join } from "node:path";
+import { startIdleMaintenance } from "./runtime/idle.ts";
 
 export interface Running {
   url: string;
@@ -36,6 +37,13 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   const services = await buildServices(ctx);
   const app = buildApp(ctx, services);
   startIngestion(ctx, vectors);
+  // Gives memory back after 5 s without requests or ingestion (runtime/idle.ts); stopped first at shutdown.
+  const idle = startIdleMaintenance({
+    busy: () => (app.server?.pendingRequests ?? 0) > 0 || ctx.ingestionIdle?.() === false,
+    onError: (e) => ctx.log.error("idle maintenance failed", { error: String(e) }),
+  });
+  app.onRequest(() => idle.touch());
+  closers.push(() => idle.stop());
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + 1024 * 1024 });
   const server = app.server!;
   let stopping: Promise<void> | undefined;

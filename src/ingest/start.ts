@@ -41,3 +41,4 @@ export function startIngestion(ctx: AppContext, vectors: LanceIndex): Scheduler 
   ctx.wakeIngestion = () => scheduler.wake();
   return scheduler;
 }
+  ctx.ingestionIdle = () => scheduler.running() === 0;
