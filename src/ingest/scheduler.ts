@@ -1,8 +1,9 @@
 /**
- * Consumes the `jobs` table in the server process. Only parsing needs a worker, so at most
- * `workers` jobs parse at a time; parsed documents then wait (up to a bounded backlog) for the
- * finisher, which takes everything waiting as one batch (finish-batch.ts). While one batch is
- * being written (LanceDB, SQLite), the next one is summarised and embedded.
+ * Consumes the `jobs` table in the server process. Parsing (and, with the built-in models, the
+ * summary and embeddings: enrich.ts) runs in a worker, so at most `workers` jobs parse at a time;
+ * parsed documents then wait (up to a bounded backlog) for the finisher, which takes everything
+ * waiting as one batch (finish-batch.ts). While one batch is being written (LanceDB, SQLite),
+ * the next one is prepared (summarised and embedded here when the models are not built-in).
  *
  * Fairness: a parse slot goes to the organization with the fewest jobs in flight (parsing,
  * waiting or finishing), ties broken round-robin by organization id after the last one served.
