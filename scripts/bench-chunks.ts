@@ -5,7 +5,9 @@
  * with the liveness join: count plus one page), in-process, no HTTP, which is what the API would
  * cost without the term index.
  * Rows are written straight into SQLite, one transaction per document like ingestion's commit,
- * so the index triggers run as they do in production; the seeding rate is reported too.
+ * so the index triggers run as they do in production; the seeding rate is reported too, and the
+ * write cost of the index: 1,000 chunks with ingestion's {kind} metadata inserted (then soft
+ * deleted) against the same rows in a trigger-less copy of the table, interleaved, rolled back.
  * Usage: bun scripts/bench-chunks.ts [requests-per-shape=200]
  */
 import { Database } from "bun:sqlite";
@@ -72,7 +74,37 @@ const seedMs = performance.now() - t0;
 console.log(`seeded ${DOCS * PER_DOC} chunks in ${(seedMs / 1000).toFixed(1)} s (${((seedMs * 1000) / (DOCS * PER_DOC)).toFixed(0)} µs per chunk, index triggers included)`);
 db.exec("ANALYZE");
 
-const SHAPES: { name: string; json: unknown; pageIndex?: number }[] = [
+/** Write cost of the index triggers: 1,000 {kind} chunks into chunks vs a trigger-less copy. */
+{
+  db.exec("CREATE TEMP TABLE plain AS SELECT * FROM chunks WHERE 0");
+  // chunks' own indexes (migrations.ts), so the difference is the triggers' work.
+  ["UNIQUE INDEX temp.p0 ON plain(id)", "INDEX temp.p1 ON plain(org_id, deleted_at, document_id, first_page, id)",
+    "INDEX temp.p2 ON plain(org_id, document_id, generation)", "INDEX temp.p3 ON plain(org_id, hash)", "INDEX temp.p4 ON plain(doc_seq)",
+    "INDEX temp.p5 ON plain(org_id, doc_seq, first_page, id) WHERE deleted_at IS NULL"].forEach((ix) => db.exec(`CREATE ${ix}`));
+  const cost: Record<string, { ins: number[]; del: number[] }> = { chunks: { ins: [], del: [] }, plain: { ins: [], del: [] } };
+  for (let r = 0; r < 12; r++) {
+    for (const table of ["chunks", "plain"]) {
+      const ins = db.query(`INSERT INTO ${table} (id, org_id, corpus_id, document_id, generation, seq, pages, first_page, hash, metadata, body, created_at)
+        VALUES (?, ?, ?, ?, 1, ?, ?, ?, 'h', ?, 'text', 0)`);
+      const docId = crypto.randomUUID();
+      db.exec("BEGIN IMMEDIATE");
+      let t = performance.now();
+      for (let i = 0; i < 1000; i++) ins.run(orderedId(), org.orgId, corpusId, docId, i, `[${1 + (i >> 2)}]`, 1 + (i >> 2), JSON.stringify({ kind: i ? "chunk" : "summary" }));
+      const insMs = performance.now() - t;
+      t = performance.now();
+      db.query(`UPDATE ${table} SET deleted_at = 1 WHERE org_id = ? AND document_id = ?`).run(org.orgId, docId);
+      const delMs = performance.now() - t;
+      db.exec("ROLLBACK");
+      if (r >= 2) cost[table]!.ins.push(insMs), cost[table]!.del.push(delMs);
+    }
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!.toFixed(1);
+  console.log(`write 1,000 {kind} chunks, median of 10: insert ${med(cost.chunks!.ins)} ms (trigger-less copy ${med(cost.plain!.ins)} ms), ` +
+    `soft delete ${med(cost.chunks!.del)} ms (copy ${med(cost.plain!.del)} ms)`);
+  db.exec("DROP TABLE temp.plain");
+}
+
+const SHAPES: { name: string; json: unknown; pageIndex?: number; extra?: string }[] = [
   { name: "one key, unselective (99%)", json: { kind: "chunk" } },
   { name: "one key, unselective, pageIndex 3000", json: { kind: "chunk" }, pageIndex: 3000 },
   { name: "one key, selective (1%)", json: { kind: "summary" } },
@@ -83,6 +115,8 @@ const SHAPES: { name: string; json: unknown; pageIndex?: number }[] = [
   { name: "array of objects, selective (inexact)", json: { authors: [{ name: "u5", role: "owner" }] } },
   { name: "three keys nested+array+bool", json: { section: { level: 3 }, tags: ["a"], reviewed: true } },
   { name: "no match", json: { kind: "nope" } },
+  { name: "page=3 and one key", json: { kind: "chunk" }, extra: "&page=3" },
+  { name: "documentId and two keys", json: { kind: "chunk", lang: "en" }, extra: "&documentId=" },
 ];
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
@@ -124,7 +158,9 @@ for (let i = 0; i < N; i++) {
 console.log(`${"HTTP floor (GET /pub/ping)".padEnd(42)} ${fmt(ping)}`);
 
 for (const s of SHAPES) {
-  const path = `/v1/chunk/q?json=${encodeURIComponent(JSON.stringify(s.json))}&pageIndex=${s.pageIndex ?? 0}`;
+  const docId = db.query<{ id: string }, []>("SELECT id FROM documents ORDER BY created_at LIMIT 1 OFFSET 500").get()!.id;
+  const extra = s.extra === "&documentId=" ? `${s.extra}${docId}` : (s.extra ?? "");
+  const path = `/v1/chunk/q?json=${encodeURIComponent(JSON.stringify(s.json))}&pageIndex=${s.pageIndex ?? 0}${extra}`;
   for (let i = 0; i < 5; i++) await http(path);
   const api: number[] = [];
   let total = 0;
@@ -133,7 +169,8 @@ for (const s of SHAPES) {
     api.push(r.ms);
     total = r.total;
   }
-  const where = naiveSql(s.json);
+  const where = [naiveSql(s.json), s.extra === "&page=3" ? "EXISTS (SELECT 1 FROM json_each(c.pages) WHERE value = 3)" : "",
+    s.extra === "&documentId=" ? `c.document_id = '${docId}'` : ""].filter(Boolean).join(" AND ");
   const live = `FROM chunks c JOIN documents d ON d.id = c.document_id AND d.org_id = c.org_id
     WHERE c.org_id = $org AND c.deleted_at IS NULL AND d.deleted_at IS NULL AND d.status = 'READY' AND d.generation = c.generation AND ${where}`;
   const count = db.query<{ n: number }, { org: string }>(`SELECT count(*) AS n ${live}`);

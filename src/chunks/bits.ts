@@ -46,7 +46,7 @@ function read(db: Db, orgKey: number, terms: string[], seq: number | undefined, 
   const args: (string | number)[] = seqs && seq === undefined ? [JSON.stringify(seqs)] : [];
   const rows = terms.flatMap((term) =>
     db
-      .query<Word, (string | number)[]>(`SELECT doc_seq AS s, word AS w, ${halves("bits")} FROM chunk_bits WHERE org_key = ? AND term = ? ${where}`)
+      .query<Word, (string | number)[]>(`SELECT doc_seq AS s, word AS w, ${halves("bits")} FROM chunk_bits WHERE org_key = ? AND term = ? ${where} ORDER BY doc_seq, word`)
       .all(orgKey, term, ...args),
   );
   if (terms.length === 1) return rows;

@@ -52,7 +52,7 @@ describe("GET /v1/chunk/q filters", () => {
   test("a corpusId or documentId outside the organization is 403, also when unknown", async () => {
     const oc = await newCorpus(other, "theirs");
     const od = seedDocument(k, other.orgId, oc, [{ pages: [1] }]);
-    for (const p of [{ corpusId: oc }, { documentId: od.documentId }, { corpusId: crypto.randomUUID() }, { documentId: crypto.randomUUID() }]) {
+    for (const p of <Record<string, string>[]>[{ corpusId: oc }, { documentId: od.documentId }, { corpusId: crypto.randomUUID() }, { documentId: crypto.randomUUID() }]) {
       const r = await q(p);
       expect(r.status).toBe(403);
       expect(r.body).toMatchObject({ status: 403, error: "Forbidden", path: "/v1/chunk/q" });
@@ -89,7 +89,7 @@ describe("GET /v1/chunk/q filters", () => {
   });
 
   test("key without value, or value without key, is 400", async () => {
-    for (const p of [{ key: "lang" }, { value: "en" }]) {
+    for (const p of <Record<string, string>[]>[{ key: "lang" }, { value: "en" }]) {
       const r = await q(p);
       expect(r.status).toBe(400);
       expect(r.body.message).toContain("key");
