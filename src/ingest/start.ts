@@ -29,6 +29,35 @@ export async function openVectorIndex(config: Config, models: ModelRegistry, db?
   });
 }
 
+/** How often the background check for the approximate vector index runs. */
+export const VECTOR_INDEX_CHECK_MS = 5 * 60_000;
+
+/**
+ * Builds the approximate vector index in the background once the table reaches
+ * ANN_MIN_ROWS (lance.ts): at start, then every `everyMs`. Queries never wait for it: they
+ * scan exactly until the index exists. Returns the stop function.
+ */
+export function startVectorIndexing(vectors: LanceIndex, log: AppContext["log"], everyMs = VECTOR_INDEX_CHECK_MS): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  let done = false;
+  let stopped = false;
+  const check = () => {
+    if (done || stopped) return;
+    running = vectors.ensureVectorIndex().then(
+      (has) => void (done = has),
+      (e) => log.error("vector index build failed; searches stay exact", { error: String(e) }),
+    );
+  };
+  const timer = setInterval(check, everyMs);
+  timer.unref?.();
+  setTimeout(check, 0);
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
+
 /** Starts consuming the jobs table; its close runs before the index and the database close. */
 export function startIngestion(ctx: AppContext, vectors: LanceIndex): Scheduler {
   const { config } = ctx;
@@ -39,6 +68,6 @@ export function startIngestion(ctx: AppContext, vectors: LanceIndex): Scheduler 
   });
   ctx.onClose(() => scheduler.close());
   ctx.wakeIngestion = () => scheduler.wake();
+  ctx.ingestionIdle = () => scheduler.running() === 0;
   return scheduler;
 }
-  ctx.ingestionIdle = () => scheduler.running() === 0;

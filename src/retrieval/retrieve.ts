@@ -16,7 +16,23 @@ export interface RetrieveOptions {
   rrfK?: number;
   /** Weight of the vector list against the BM25 list (BM25 weighs 1). */
   vectorWeight?: number;
+  /** Filled with the time of each phase (benchmark instrumentation). */
+  timings?: RetrievalTimings;
 }
+
+/** Milliseconds per phase, summed over rounds; `rounds` counts the searches asked. */
+export interface RetrievalTimings { embed: number; vector: number; text: number; fuse: number; live: number; rounds: number }
+
+export const newTimings = (): RetrievalTimings => ({ embed: 0, vector: 0, text: 0, fuse: 0, live: 0, rounds: 0 });
+
+const timed = async <T>(p: Promise<T>, add: (ms: number) => void): Promise<T> => {
+  const t = performance.now();
+  try {
+    return await p;
+  } finally {
+    add(performance.now() - t);
+  }
+};
 
 export interface RetrievedChunk {
   chunkId: string;
@@ -106,20 +122,28 @@ export async function retrieve(
   const embedder = queryEmbedderOf(ctx.vectors, () => ctx.models.embedder());
   const profile = fusionProfile(embedder.id);
   const weights = [opts.vectorWeight ?? profile.vectorWeight, 1];
+  const tm = opts.timings ?? newTimings();
+  let t0 = performance.now();
   const vector = mode === "bm25" ? undefined : (await embedder.embed([question], "query"))[0]!;
+  tm.embed += performance.now() - t0;
   const text = mode === "vector" ? "" : textQuery(question);
   let depth = opts.depth ?? Math.max(topK * DEPTH_FACTOR, MIN_DEPTH);
   const allowed = new Set(corpusIds);
 
   for (let round = 1; ; round++) {
+    tm.rounds++;
     const [byVector, byText] = await Promise.all([
-      vector ? ctx.vectors.searchVector(orgId, corpusIds, vector, depth) : Promise.resolve([] as VectorHit[]),
-      text ? ctx.vectors.searchText(orgId, corpusIds, text, depth) : Promise.resolve([] as VectorHit[]),
+      vector ? timed(ctx.vectors.searchVector(orgId, corpusIds, vector, depth), (ms) => (tm.vector += ms)) : Promise.resolve([] as VectorHit[]),
+      text ? timed(ctx.vectors.searchText(orgId, corpusIds, text, depth), (ms) => (tm.text += ms)) : Promise.resolve([] as VectorHit[]),
     ]);
+    t0 = performance.now();
     // The port promises scoping; this re-check makes a driver bug unable to leak across corpora.
     const lists = [byVector, byText].map((l) => l.filter((h) => allowed.has(h.corpusId)));
     const fused = reciprocalRankFusion(lists, opts.rrfK ?? profile.rrfK, weights);
+    const t1 = performance.now();
+    tm.fuse += t1 - t0;
     const rows = loadLiveChunks(ctx, orgId, fused.map((h) => h.chunkId));
+    tm.live += performance.now() - t1;
     const kept = fused.filter((h) => rows.has(h.chunkId)).slice(0, topK);
     const saturated = byVector.length >= depth || byText.length >= depth;
     if (kept.length < topK && saturated && round < MAX_ROUNDS) {

@@ -10,6 +10,14 @@
  * added after the index was built with a flat scan, so a chunk is findable by text right after
  * add(); optimize() (run in the background every OPTIMIZE_EVERY writes) folds new rows into the
  * index, compacts small fragments and drops old versions.
+ *
+ * Every search filters by organization and corpus. The filter runs BEFORE the search (prefilter:
+ * a small tenant in a big table still gets its topK), so bitmap indexes on orgId and corpusId
+ * keep it from scanning both string columns of every row on each query (scalarIndexes()).
+ *
+ * Vector search is exact (a flat scan) until the table reaches ANN_MIN_ROWS; then
+ * ensureVectorIndex() builds an approximate index (ANN_KIND) and searches probe it with
+ * ANN_SEARCH. Rows added after the build are scanned exactly until optimize() folds them in.
  */
 import * as lancedb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from "apache-arrow";
@@ -18,8 +26,51 @@ import type { VectorHit, VectorIndex, VectorRecord } from "./vector.ts";
 
 const OPTIMIZE_EVERY = 25;
 const IN_LIST_MAX = 500;
-/** Rows above which ensureVectorIndex() builds an approximate (IVF-HNSW-SQ) index. */
+/** Rows from which ensureVectorIndex() builds an approximate index; below, exact search is fast enough. */
 export const ANN_MIN_ROWS = 50_000;
+
+/** Options of one vector search beyond the port's; the benchmark uses them to measure recall. */
+export interface VectorSearchOptions {
+  /** Flat scan even when an approximate index exists: the ground truth for recall. */
+  exact?: boolean;
+  /** Overrides ANN_SEARCH for this query (parameter sweeps). */
+  ann?: Partial<AnnSearch>;
+}
+
+export interface AnnSearch {
+  /** Share of the IVF partitions probed (at least one). */
+  probeFraction: number;
+  /** Candidates re-scored on full vectors: limit × refineFactor; 0 = none (needless without quantization). */
+  refineFactor: number;
+}
+
+export type AnnKind = "ivf-flat" | "ivf-hnsw-sq" | "ivf-pq";
+
+/**
+ * IVF_FLAT: partitions by k-means, full vectors inside, so distances are exact and recall
+ * depends on the probed share alone. The sweep of scripts/bench-query.ts chose it over
+ * IVF_PQ (recall@10 ≤ 0.42 even re-ranking ×10: PQ codes cannot rank hashed-feature vectors)
+ * and IVF_HNSW_SQ (0.87–0.91 at refine ×10, slower, a 280 s build against 14 s).
+ */
+export const ANN_KIND: AnnKind = "ivf-flat";
+
+/** Query-time setting: the smallest probed share that kept recall@10 ≥ 0.95 in the sweep. */
+export const ANN_SEARCH: AnnSearch = { probeFraction: 0.8, refineFactor: 0 };
+
+/**
+ * IVF partitions: about sqrt(rows), the usual balance between picking partitions and scanning
+ * them (HNSW graphs want few: each partition is a graph).
+ */
+export const annPartitions = (rows: number, kind: AnnKind = ANN_KIND): number =>
+  kind === "ivf-hnsw-sq" ? 4 : Math.max(8, Math.round(Math.sqrt(rows)));
+
+function annIndex(kind: AnnKind, numPartitions: number, dims: number): lancedb.Index {
+  const distanceType = "cosine";
+  if (kind === "ivf-hnsw-sq") return lancedb.Index.hnswSq({ distanceType, numPartitions });
+  // 8 dimensions per PQ sub-vector keeps SIMD lanes full; 384 dims → 48 sub-vectors.
+  if (kind === "ivf-pq") return lancedb.Index.ivfPq({ distanceType, numPartitions, numSubVectors: dims % 8 === 0 ? dims / 8 : 1 });
+  return lancedb.Index.ivfFlat({ distanceType, numPartitions });
+}
 
 export function tableNameFor(embedderId: string): string {
   return "chunks__" + embedderId.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
@@ -59,7 +110,8 @@ export interface LanceIndex extends VectorIndex {
   /** Compacts, refreshes the FTS index and drops old versions now. */
   optimize(): Promise<void>;
   /** Builds an approximate vector index once the table is big enough; returns whether one exists. */
-  ensureVectorIndex(minRows?: number): Promise<boolean>;
+  ensureVectorIndex(minRows?: number, kind?: AnnKind): Promise<boolean>;
+  searchVector(orgId: string, corpusIds: string[], vector: Float32Array, limit: number, opts?: VectorSearchOptions): Promise<VectorHit[]>;
 }
 
 /** Chunk tables present under dir, with their row counts. */
@@ -102,7 +154,20 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   // Duck-typed: LanceDB may carry its own copy of apache-arrow, so instanceof is unreliable.
   const listSize = (vectorType as { listSize?: unknown } | undefined)?.listSize;
   const dims = typeof listSize === "number" ? listSize : requestedDims;
-  let hasFts = (await table.listIndices()).some((i) => i.columns.includes("text"));
+  const indexed = async (column: string) => (await table.listIndices()).some((i) => i.columns.includes(column));
+  let hasFts = await indexed("text");
+  let hasScalar = await indexed("orgId");
+  // Partitions of the vector index, for nprobes; a reopened table estimates them from its rows.
+  let annParts = 0;
+  const vectorIndex = async () => (await table.listIndices()).find((i) => i.columns.includes("vector"));
+  let hasAnn = false;
+  const loadAnn = async () => {
+    const vi = await vectorIndex();
+    if (vi && !annParts) annParts = annPartitions((vi as { numIndexedRows?: number }).numIndexedRows ?? (await table.countRows()));
+    return (hasAnn = !!vi);
+  };
+  await loadAnn();
+  let annBuild: Promise<boolean> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let writes = 0;
   let closed = false;
@@ -114,8 +179,45 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   };
 
   const optimizeNow = async () => {
+    if (annBuild) return; // the next write's turn will do it
     writes = 0;
     await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+  };
+
+  // Bitmaps suit the few distinct organizations and corpora; B-trees the many documents and
+  // chunks, which replaces, deletes and the idempotent add() filter on.
+  const scalarIndexes = async () => {
+    await table.createIndex("orgId", { config: lancedb.Index.bitmap(), replace: true });
+    await table.createIndex("corpusId", { config: lancedb.Index.bitmap(), replace: true });
+    await table.createIndex("documentId", { config: lancedb.Index.btree(), replace: true });
+    await table.createIndex("chunkId", { config: lancedb.Index.btree(), replace: true });
+    hasScalar = true;
+  };
+
+  // The build takes minutes at 100,000 rows, so it runs beside the write queue, not in it:
+  // ingestion goes on (new rows are scanned exactly until optimize() folds them in), and only
+  // compaction waits, because it rewrites the fragments the build is reading.
+  let ensuring: Promise<boolean> | undefined;
+  const ensureAnn = async (minRows: number, kind: AnnKind): Promise<boolean> => {
+    const rows = await serial(async () => {
+      if (!hasScalar && (await table.countRows()) > 0) await scalarIndexes();
+      return (await loadAnn()) ? 0 : table.countRows();
+    });
+    if (hasAnn) return true;
+    if (rows < minRows || closed) return false;
+    annBuild = (async () => {
+      // k-means refuses more partitions than the data has clusters: halve and retry.
+      for (let parts = annPartitions(rows, kind); ; parts = Math.floor(parts / 2)) {
+        try {
+          await table.createIndex("vector", { config: annIndex(kind, parts, dims) });
+          annParts = parts;
+          return (hasAnn = true);
+        } catch (e) {
+          if (parts <= 2 || !/partitions|clusters/i.test(String(e))) throw e;
+        }
+      }
+    })().finally(() => (annBuild = undefined));
+    return annBuild;
   };
 
   const afterWrite = async (added: boolean) => {
@@ -123,6 +225,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       await table.createIndex("text", { config: lancedb.Index.fts(), replace: true });
       hasFts = true;
     }
+    if (added && !hasScalar) await scalarIndexes();
     if (++writes >= OPTIMIZE_EVERY) void serial(optimizeNow).catch(() => {});
   };
 
@@ -214,15 +317,16 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       }
       return out;
     },
-    async searchVector(orgId, corpusIds, vector, limit) {
+    async searchVector(orgId, corpusIds, vector, limit, opts: VectorSearchOptions = {}) {
       if (!corpusIds.length || limit <= 0) return [];
-      const rs = await table
-        .vectorSearch(Array.from(vector))
-        .distanceType("cosine")
-        .where(scope(orgId, corpusIds))
-        .select(["chunkId", "documentId", "corpusId", "_distance"])
-        .limit(limit)
-        .toArray();
+      let q = table.vectorSearch(Array.from(vector)).distanceType("cosine").where(scope(orgId, corpusIds));
+      if (opts.exact) q = q.bypassVectorIndex();
+      else if (hasAnn) {
+        const ann = { ...ANN_SEARCH, ...opts.ann };
+        q = q.nprobes(Math.max(1, Math.ceil(ann.probeFraction * annParts)));
+        if (ann.refineFactor > 0) q = q.refineFactor(ann.refineFactor);
+      }
+      const rs = await q.select(["chunkId", "documentId", "corpusId", "_distance"]).limit(limit).toArray();
       return hits(rs, (r) => 1 - Number(r._distance));
     },
     async searchText(orgId, corpusIds, query, limit) {
@@ -236,20 +340,20 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
         .toArray();
       return hits(rs, (r) => Number(r._score));
     },
-    optimize: () => serial(optimizeNow),
-    ensureVectorIndex(minRows = ANN_MIN_ROWS) {
-      return serial(async () => {
-        const has = (await table.listIndices()).some((i) => i.columns.includes("vector"));
-        if (has) return true;
-        if ((await table.countRows()) < minRows) return false;
-        await table.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "cosine" }) });
-        return true;
-      });
+    optimize: () => serial(async () => {
+      await annBuild?.catch(() => {});
+      await optimizeNow();
+    }),
+    ensureVectorIndex(minRows = ANN_MIN_ROWS, kind = ANN_KIND) {
+      // One check or build at a time; callers arriving meanwhile share its answer.
+      ensuring ??= ensureAnn(minRows, kind).finally(() => (ensuring = undefined));
+      return ensuring;
     },
     async close() {
       if (closed) return;
       closed = true;
       await queue;
+      await annBuild?.catch(() => {});
       table.close();
       conn.close();
     },

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { openDb } from "../../src/store/db.ts";
 import { createBuiltinEmbedder } from "../../src/models/builtin-embed.ts";
 import type { VectorHit, VectorIndex } from "../../src/store/vector.ts";
-import { retrieve } from "../../src/retrieval/retrieve.ts";
+import { newTimings, retrieve } from "../../src/retrieval/retrieve.ts";
 import type { ModelRegistry } from "../../src/models/registry.ts";
 
 // A fake index that answers from fixed lists, including hits it should never return
@@ -87,6 +87,14 @@ describe("retrieve", () => {
     });
     expect(got.map((c) => c.chunkId)).toEqual(["k-live"]);
     expect(calls.map((c) => c.limit)).toEqual([10, 40]);
+  });
+
+  test("timings count the rounds and time every phase", async () => {
+    const dead = Array.from({ length: 30 }, () => asHit("k-deleted", "d-live", C1));
+    const timings = newTimings();
+    await retrieve({ db, models, vectors: fakeIndex([...dead, asHit("k-live", "d-live", C1)], dead) }, ORG, [C1], "q", { topK: 1, depth: 10, timings });
+    expect(timings.rounds).toBe(2);
+    for (const k of ["embed", "vector", "text", "fuse", "live"] as const) expect(timings[k]).toBeGreaterThan(0);
   });
 
   test("no corpus or topK 0 asks nothing", async () => {
