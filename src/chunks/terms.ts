@@ -2,7 +2,7 @@ import type { Db } from "../store/db.ts";
 
 /**
  * Metadata search terms. A chunk's metadata is flattened by SQLite's json_tree into terms, kept
- * in chunk_terms by triggers (migrations.ts), and a query fragment is flattened by the very
+ * in chunk_bits by triggers (bits-sql.ts), and a query fragment is flattened by the very
  * same SQL, so both sides agree on path quoting and number spelling. Term kinds:
  *   t:<path>\x01<object|array>   a container at a path made of object keys only
  *   p:<path>\x01<value>          a scalar at such a path
