@@ -3,8 +3,8 @@
  * 1. a full, synchronous garbage collection (JSC heap; Bun also asks mimalloc to purge);
  * 2. glibc's malloc_trim(0): native libraries (LanceDB's Rust code, SQLite) allocate through
  *    glibc, whose per-thread arenas keep freed pages otherwise;
- * 3. with `codePages`, drops this process's mappings of clean, read-only file pages (the code of
- *    the executable and of the LanceDB addon, ~150 MB of RSS once warm). It is what the kernel
+ * 3. with `codePages`, drops this process's mappings of clean, read-only pages of its program
+ *    files (the code of the executable and of the LanceDB addon, ~150 MB of RSS once warm). It is what the kernel
  *    does itself to such pages under memory pressure, minus evicting them: they stay in the page
  *    cache and come back on the next use as minor faults (a few ms on the first request).
  *    Only private mappings without write permission and without dirty pages are touched, since
@@ -70,35 +70,36 @@ export function rssOfSelf(): number {
 export interface CodeMapping { start: number; end: number; rss: number }
 
 /**
- * Clean, private, non-writable file mappings from /proc/<pid>/smaps text: those whose resident
- * pages are all identical to the file, so dropping them loses nothing.
+ * Clean, private, non-writable mappings of program files (the executable and the shared
+ * libraries: files with an executable mapping) from /proc/<pid>/smaps text: those whose resident
+ * pages are all identical to the file, so dropping them loses nothing. Data files (a model,
+ * an index) are left alone: their pages are the next request's working set.
  */
 export function cleanFileMappings(smaps: string, minRss = MIN_MAPPING_RSS): CodeMapping[] {
-  const out: CodeMapping[] = [];
-  let cur: (CodeMapping & { ok: boolean; dirty: number }) | undefined;
-  const flush = () => {
-    if (cur?.ok && cur.dirty === 0 && cur.rss >= minRss) out.push({ start: cur.start, end: cur.end, rss: cur.rss });
-  };
+  const all: (CodeMapping & { name: string; ok: boolean; dirty: number })[] = [];
+  const programs = new Set<string>();
+  let cur: (typeof all)[number] | undefined;
   for (const line of smaps.split("\n")) {
     const head = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
     if (head) {
-      flush();
       const [, s, e, perms, inode, name] = head;
-      // A file (inode ≠ 0, a path), private, not writable now. Read-only mappings can still hold
-      // dirty pages (RELRO after relocation): the Private_Dirty check below excludes those.
-      const ok = inode !== "0" && name!.startsWith("/") && perms![1] !== "w" && perms![3] === "p";
-      cur = { start: parseInt(s!, 16), end: parseInt(e!, 16), rss: 0, ok, dirty: 0 };
+      const file = inode !== "0" && name!.startsWith("/");
+      if (file && perms![2] === "x") programs.add(name!);
+      // Private and not writable now. Read-only mappings can still hold dirty pages (RELRO after
+      // relocation): the dirty count below excludes those.
+      cur = { start: parseInt(s!, 16), end: parseInt(e!, 16), rss: 0, name: name!, ok: file && perms![1] !== "w" && perms![3] === "p", dirty: 0 };
+      all.push(cur);
       continue;
     }
-    if (!cur) continue;
-    const f = /^(Rss|Private_Dirty|Shared_Dirty|Swap):\s+(\d+) kB/.exec(line);
-    if (!f) continue;
-    const kb = Number(f[2]) * 1024;
-    if (f[1] === "Rss") cur.rss = kb;
-    else cur.dirty += kb;
+    const f = cur && /^(Rss|Private_Dirty|Shared_Dirty|Swap):\s+(\d+) kB/.exec(line);
+    if (!cur || !f) continue;
+    const bytes = Number(f[2]) * 1024;
+    if (f[1] === "Rss") cur.rss = bytes;
+    else cur.dirty += bytes;
   }
-  flush();
-  return out;
+  return all
+    .filter((m) => m.ok && m.dirty === 0 && m.rss >= minRss && programs.has(m.name))
+    .map(({ start, end, rss }) => ({ start, end, rss }));
 }
 
 export async function releaseMemory(opts: { codePages?: boolean } = {}): Promise<ReleaseReport> {

@@ -92,14 +92,18 @@ const SMAPS = [
   "Rss:                1024 kB", "Private_Dirty:         0 kB",
   "00c00000-00d00000 r-xp 00000000 08:01 13 /lib/small.so",
   "Rss:                   8 kB", "Private_Dirty:         0 kB",
+  "01000000-01400000 r--p 00000000 08:01 15 /models/model.gguf",
+  "Rss:                4096 kB", "Private_Dirty:         0 kB",
   "7f0000000000-7f0000400000 r--p 00000000 08:01 14 /tmp/addon.node (deleted)",
   "Rss:                2048 kB", "Private_Dirty:         0 kB", "Shared_Dirty:          0 kB", "VmFlags: rd mr mw me",
+  "7f0000400000-7f0000401000 r-xp 00400000 08:01 14 /tmp/addon.node (deleted)",
+  "Rss:                   4 kB", "Private_Dirty:         0 kB",
   "7fff0000-7fff2000 r-xp 00000000 00:00 0 [vdso]",
   "Rss:                   8 kB", "Private_Dirty:         0 kB",
 ].join("\n");
 
 describe("which mappings are dropped", () => {
-  test("only clean, private, read-only file mappings worth a system call", () => {
+  test("only clean, private, read-only mappings of program files, worth a system call", () => {
     expect(cleanFileMappings(SMAPS)).toEqual([
       { start: 0x400000, end: 0x800000, rss: 4096 * 1024 },
       { start: 0x7f0000000000, end: 0x7f0000400000, rss: 2048 * 1024 },
