@@ -89,16 +89,19 @@ interface ChunkRow {
  * The live ones of these chunks (same rule as store/live-chunks.ts: chunk and document not
  * deleted, document READY, chunk of the current generation) with their current text, in one
  * statement. The ids travel as one JSON array so the SQL text, and thus the prepared statement
- * SQLite caches, is the same whatever the candidate count.
+ * SQLite caches, is the same whatever the candidate count. CROSS JOIN pins the loop order:
+ * one primary-key lookup per candidate. Left to itself the planner walks the organization's
+ * (org_id, deleted_at) index instead, every live chunk of the organization: 31 ms per query at
+ * 100,000 chunks against 0.3 ms.
  */
 function loadLiveChunks(ctx: RetrievalContext, orgId: string, ids: string[]): Map<string, ChunkRow> {
   if (!ids.length) return new Map();
   const rows = ctx.db
     .query<ChunkRow, [string, string]>(
       `SELECT c.id, c.document_id, c.corpus_id, c.generation, c.pages, c.body, d.filename
-       FROM chunks c JOIN documents d ON d.id = c.document_id AND d.org_id = c.org_id
-       WHERE c.id IN (SELECT value FROM json_each(?)) AND c.org_id = ?
-         AND c.deleted_at IS NULL AND d.deleted_at IS NULL AND d.status = 'READY' AND c.generation = d.generation`,
+       FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value
+         JOIN documents d ON d.id = c.document_id AND d.org_id = c.org_id
+       WHERE c.org_id = ? AND c.deleted_at IS NULL AND d.deleted_at IS NULL AND d.status = 'READY' AND c.generation = d.generation`,
     )
     .all(JSON.stringify(ids), orgId);
   return new Map(rows.map((r) => [r.id, r]));
