@@ -1,7 +1,8 @@
 /**
  * Idle-time maintenance: once the server has served no request for `quietMs`, has none in
- * flight and ingestion is idle, it gives memory back to the OS once (release-memory.ts), then
- * waits for the next activity before doing it again. A busy server never pays for it; a quiet
+ * flight and ingestion is idle, it gives memory back to the OS once (release-memory.ts: freed
+ * native heap, resident code pages; no forced GC, which slows the next request), then waits
+ * for the next activity before doing it again. A busy server never pays for it; a quiet
  * one shows the resident memory it needs rather than the high-water mark of its last burst.
  */
 import type { ReleaseReport } from "./release-memory.ts";

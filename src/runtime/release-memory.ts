@@ -1,12 +1,15 @@
 /**
  * Gives memory an idle server holds back to the operating system (idle.ts decides when):
- * 1. a full, synchronous garbage collection (JSC heap; Bun also asks mimalloc to purge);
+ * 1. only with `gc`, a full synchronous garbage collection. The server does not ask for it: after
+ *    100 documents it returned ~5 MB, and the next question took ~50–100 ms longer (measured;
+ *    likely compiled code discarded by the collection, so the request after it runs cold);
  * 2. glibc's malloc_trim(0): native libraries (LanceDB's Rust code, SQLite) allocate through
  *    glibc, whose per-thread arenas keep freed pages otherwise;
  * 3. with `codePages`, drops this process's mappings of clean, read-only pages of its program
- *    files (the code of the executable and of the LanceDB addon, ~150 MB of RSS once warm). It is what the kernel
- *    does itself to such pages under memory pressure, minus evicting them: they stay in the page
- *    cache and come back on the next use as minor faults (a few ms on the first request).
+ *    files (the code of the executable and of the LanceDB addon, ~150 MB of RSS once warm). It
+ *    is what the kernel does itself to such pages under memory pressure, minus evicting them:
+ *    they stay in the page cache and come back on use as minor faults (~500 on the next
+ *    question, ~5 ms).
  *    Only private mappings without write permission and without dirty pages are touched, since
  *    MADV_DONTNEED on a dirty private page would revert it to the file's bytes.
  * Steps 2 and 3 need Linux; each step that is unavailable is skipped.
@@ -102,10 +105,10 @@ export function cleanFileMappings(smaps: string, minRss = MIN_MAPPING_RSS): Code
     .map(({ start, end, rss }) => ({ start, end, rss }));
 }
 
-export async function releaseMemory(opts: { codePages?: boolean } = {}): Promise<ReleaseReport> {
+export async function releaseMemory(opts: { gc?: boolean; codePages?: boolean } = {}): Promise<ReleaseReport> {
   const t0 = performance.now();
   const rssBefore = rssOfSelf();
-  Bun.gc(true);
+  if (opts.gc) Bun.gc(true);
   const gcMs = performance.now() - t0;
   const c = await loadLibc();
   let trimmed = false;
