@@ -18,7 +18,7 @@
 // partitions probed,refine factor" settings measured besides the driver's own.
 //
 //   bun scripts/bench-query.ts [--queries 100] [--sizes 10000,100000] [--index ivf-flat|ivf-hnsw-sq|ivf-pq]
-//                              [--sweep "0.25,0;0.5,0;0.75,0;0.9,0;1,0"]
+//                              [--sweep "0.25,0;0.5,0;0.75,0;0.8,0;1,0"]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,7 +35,7 @@ const { values } = parseArgs({
   options: {
     queries: { type: "string", default: "100" },
     sizes: { type: "string", default: "10000,100000" },
-    sweep: { type: "string", default: "0.25,0;0.5,0;0.75,0;0.9,0;1,0" },
+    sweep: { type: "string", default: "0.25,0;0.5,0;0.75,0;0.8,0;1,0" },
     index: { type: "string", default: ANN_KIND },
   },
 });
