@@ -25,6 +25,15 @@ import { isUuid } from "./ids.ts";
 import type { VectorHit, VectorIndex, VectorRecord } from "./vector.ts";
 
 const OPTIMIZE_EVERY = 25;
+/**
+ * Rows added after the FTS index was built are searched by a flat scan whose BM25 statistics are
+ * not those of the index, so their scores cannot be compared with indexed rows' scores: right
+ * after ingestion, a short passage could rank below a worse match. Up to this many rows the index
+ * is brought up to date inside every write, before the document is reported READY; above it,
+ * every OPTIMIZE_EVERY writes and shortly after a burst of writes ends.
+ */
+const FTS_SYNC_MAX_ROWS = 20_000;
+const FTS_SETTLE_MS = 500;
 const IN_LIST_MAX = 500;
 /** Rows from which ensureVectorIndex() builds an approximate index; below, exact search is fast enough. */
 export const ANN_MIN_ROWS = 50_000;
@@ -224,13 +233,23 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     return annBuild;
   };
 
-  const afterWrite = async (added: boolean) => {
+  let approxRows: number | undefined;
+  let settle: ReturnType<typeof setTimeout> | undefined;
+  const afterWrite = async (added: boolean, addedRows = 0) => {
+    let fresh = false; // an index built now covers every row already
     if (added && !hasFts) {
       await table.createIndex("text", { config: lancedb.Index.fts(), replace: true });
-      hasFts = true;
+      hasFts = fresh = true;
     }
     if (added && !hasScalar) await scalarIndexes();
-    if (++writes >= OPTIMIZE_EVERY) void serial(optimizeNow).catch(() => {});
+    approxRows = approxRows === undefined ? await table.countRows() : approxRows + addedRows;
+    if (added && !fresh && approxRows <= FTS_SYNC_MAX_ROWS && !annBuild) return optimizeNow();
+    if (++writes >= OPTIMIZE_EVERY) return void serial(optimizeNow).catch(() => {});
+    if (settle) clearTimeout(settle);
+    settle = setTimeout(() => {
+      settle = undefined;
+      if (writes > 0 && !closed) void serial(optimizeNow).catch(() => {});
+    }, FTS_SETTLE_MS);
   };
 
   const rows = (records: VectorRecord[]) =>
@@ -253,7 +272,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       const data = batch.flatMap((b) => b.data);
       for (let i = 0; i < batch.length; i += 100) await table.delete(batch.slice(i, i + 100).map((b) => b.where).join(" OR "));
       if (data.length) await table.add(data);
-      await afterWrite(data.length > 0);
+      await afterWrite(data.length > 0, data.length);
       for (const b of batch) b.resolve();
     } catch (e) {
       for (const b of batch) b.reject(e);
@@ -282,7 +301,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
         for (const r of records) byOrg.set(r.orgId, [...(byOrg.get(r.orgId) ?? []), r.chunkId]);
         for (const [org, ids] of byOrg) await deleteIds(org, ids);
         await table.add(data);
-        await afterWrite(true);
+        await afterWrite(true, data.length);
       });
     },
     async replaceDocument(orgId, documentId, records) {
