@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeTinyOnnx } from "../models/helpers/tiny-onnx.ts";
+import { STORIES_GGUF } from "../models/helpers/temp-models.ts";
 import { bareCopy, canCutNetwork, freshExecutable, withoutNetwork } from "../../scripts/build/exe.ts";
 
-const STORIES = "/work/shared/models/stories260K.gguf";
+const STORIES = STORIES_GGUF;
 let work: string;
 let report: Record<string, any>;
 const cut = canCutNetwork();

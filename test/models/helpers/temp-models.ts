@@ -1,9 +1,10 @@
 // Temp models folders for tests; the shared tiny GGUF is copied in, never into the repo.
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
-export const STORIES_GGUF = "/work/shared/models/stories260K.gguf";
+/** ../shared sits beside the repository (on developer machines and in CI). */
+export const STORIES_GGUF = resolve(import.meta.dir, "../../../../shared/models/stories260K.gguf");
 
 export async function tempModelsDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), "kbqa-models-"));
