@@ -152,10 +152,11 @@ async function measure(v: Variant) {
 
 // --only executable|source measures one variant (the source one needs no build).
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
-const variants: Variant[] = [
+const allVariants: Variant[] = [
   { name: "executable", argv: (w) => [join(w, "kbqa")], env: (tmp) => ({ TMPDIR: tmp, HOME: tmp }) },
   { name: "source (bun src/cli.ts)", argv: () => [process.execPath, join(ROOT, "src", "cli.ts")], env: (tmp) => ({ PATH: process.env.PATH ?? "", TMPDIR: tmp }) },
-].filter((v) => !only || v.name.startsWith(only));
+];
+const variants = allVariants.filter((v) => !only || v.name.startsWith(only));
 const load = `load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`;
 if (variants.some((v) => v.name === "executable")) {
   const exe = await freshExecutable();
