@@ -1,5 +1,6 @@
 import type { Db } from "../store/db.ts";
 import { fromJson, toJson } from "../store/db.ts";
+import { LIVE_CHUNK } from "../store/live-chunks.ts";
 
 export interface Citation {
   chunkId: string;
@@ -17,12 +18,10 @@ export interface Attachment {
 }
 
 /**
- * A citation is live while its chunk is live (not deleted, of its document's current generation)
- * and its document is live and READY. This is the same rule as store/live-chunks.ts, written as
- * a join so one query serves a whole page of posts.
+ * A citation is live while its chunk is live (store/live-chunks.ts) and was made against the
+ * document's current generation; one join serves a whole page of posts.
  */
-const LIVE = `pc.org_id = ? AND c.deleted_at IS NULL AND d.deleted_at IS NULL AND d.status = 'READY'
-  AND c.generation = d.generation AND pc.generation = d.generation`;
+const LIVE = `pc.org_id = ? AND ${LIVE_CHUNK} AND pc.generation = d.generation`;
 const FROM = `FROM post_citations pc
   JOIN chunks c ON c.id = pc.chunk_id AND c.org_id = pc.org_id
   JOIN documents d ON d.id = pc.document_id AND d.org_id = pc.org_id`;

@@ -1,3 +1,4 @@
+import { LIVE_CHUNK } from "../store/live-chunks.ts";
 import type { AppContext } from "../context.ts";
 import { fromJson } from "../store/db.ts";
 import { queryEmbedderOf } from "../store/switching-index.ts";
@@ -88,8 +89,7 @@ interface ChunkRow {
 }
 
 /**
- * The live ones of these chunks (same rule as store/live-chunks.ts: chunk and document not
- * deleted, document READY, chunk of the current generation) with their current text, in one
+ * The live ones of these chunks (store/live-chunks.ts) with their current text, in one
  * statement. The ids travel as one JSON array so the SQL text, and thus the prepared statement
  * SQLite caches, is the same whatever the candidate count. CROSS JOIN pins the loop order:
  * one primary-key lookup per candidate. Left to itself the planner walks the organization's
@@ -103,7 +103,7 @@ function loadLiveChunks(ctx: RetrievalContext, orgId: string, ids: string[]): Ma
       `SELECT c.id, c.document_id, c.corpus_id, c.generation, c.pages, c.body, d.filename
        FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value
          JOIN documents d ON d.id = c.document_id AND d.org_id = c.org_id
-       WHERE c.org_id = ? AND c.deleted_at IS NULL AND d.deleted_at IS NULL AND d.status = 'READY' AND c.generation = d.generation`,
+       WHERE c.org_id = ? AND ${LIVE_CHUNK}`,
     )
     .all(JSON.stringify(ids), orgId);
   return new Map(rows.map((r) => [r.id, r]));

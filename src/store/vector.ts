@@ -2,7 +2,7 @@
  * Port for the vector and full-text index (driver: LanceDB, ingestion helper). It stores and
  * searches; it does not chunk or embed. Every call is scoped by organization first, and
  * searches by corpus ids too. Callers must still drop hits whose chunk or document is deleted
- * in SQLite (store/live-chunks.ts), so a late or failed index delete can never leak a chunk.
+ * in SQLite (the LIVE_CHUNK rule of store/live-chunks.ts), so a late or failed index delete can never leak a chunk.
  */
 export interface VectorRecord {
   chunkId: string;
