@@ -1,5 +1,6 @@
 import { expect } from "bun:test";
-import { waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import type { Kbqa, Org } from "../helpers/server.ts";
+import { ingestDocument } from "../helpers/ingest.ts";
 
 export async function corpus(org: Org, name = "kb"): Promise<string> {
   const r = await org.api("POST", "/v1/corpus/", { name });
@@ -14,25 +15,10 @@ export async function session(org: Org, corpusIds: string[]): Promise<string> {
 }
 
 /** The spec's upload flow: init, PUT the bytes to the presigned URL, commit, poll until READY. */
-export async function ingest(
+export const ingest = (
   k: Kbqa, org: Org, corpusId: string, filename: string, content: string | Uint8Array,
   contentType = "text/markdown", extra: Record<string, unknown> = {},
-): Promise<string> {
-  const init = await org.api("POST", "/v1/doc/init", { corpusId, filename, contentType, ...extra });
-  expect(init.status).toBe(200);
-  const url = String(init.body.uploadUrl);
-  const put = await fetch(url.startsWith("http") ? url : k.url + url, { method: "PUT", headers: { "content-type": contentType }, body: content });
-  expect(put.status).toBe(200);
-  const id = init.body.document.id;
-  const commit = await org.api("POST", `/v1/doc/${id}/commit`);
-  expect(commit.status).toBe(202);
-  await waitFor(async () => {
-    const s = await org.api("GET", `/v1/doc/${id}`);
-    if (s.body?.status === "FAILED") throw new Error(`ingestion failed: ${s.body.statusMsg}`);
-    return s.body?.status === "READY";
-  }, `document ${filename} READY`, 60_000);
-  return id;
-}
+): Promise<string> => ingestDocument(k, org, corpusId, filename, content, contentType, extra, 60_000);
 
 export const ask = (org: Org, sessionId: string, body: string, extra: Record<string, string> = {}) =>
   org.api("GET", `/v1/post/q?${new URLSearchParams({ sessionId, body, ...extra })}`);

@@ -3,8 +3,9 @@
 // presigned flow → session → one question → attachments and the model list.
 // It throws on any protocol failure and returns plain data, so it also runs outside `bun test`
 // (the offline runner prints the result as JSON); tier-specific assertions live in the tests.
+import { ingestDocument } from "../helpers/ingest.ts";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import type { Kbqa, Org } from "../helpers/server.ts";
 
 /** The fact the question asks about; on page 2 of the PDF, so citations can name the page. */
 export const FACT = "The keeper of the Kestrel lighthouse feeds seventeen gulls every morning.";
@@ -51,24 +52,8 @@ export async function makePdf(pages: string[][]): Promise<Uint8Array> {
 }
 
 /** init → PUT the bytes with the declared Content-Type → commit → status READY. */
-export async function upload(k: Kbqa, org: Org, corpusId: string, filename: string, bytes: Uint8Array | string, contentType: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const init = await org.api("POST", "/v1/doc/init", { corpusId, filename, contentType, ...extra });
-  must(init.status === 200, `POST /v1/doc/init → 200`, init);
-  const url = String(init.body.uploadUrl);
-  const put = await fetch(url.startsWith("http") ? url : k.url + url, { method: "PUT", headers: { "content-type": contentType }, body: bytes as BodyInit });
-  must(put.status === 200, `PUT uploadUrl → 200`, { status: put.status, body: await put.text() });
-  const id: string = init.body.document.id;
-  const commit = await org.api("POST", `/v1/doc/${id}/commit`);
-  must(commit.status === 202, `POST /v1/doc/${id}/commit → 202`, commit);
-  await waitFor(async () => {
-    const s = await org.api("GET", `/v1/doc/${id}/status`);
-    must(s.status === 200, `GET /v1/doc/${id}/status → 200`, s);
-    const doc = await org.api("GET", `/v1/doc/${id}`);
-    if (doc.body?.status === "FAILED") throw new Error(`scenario: ingestion of ${filename} failed: ${doc.body.statusMsg}`);
-    return doc.body?.status === "READY";
-  }, `${filename} READY`, 120_000);
-  return id;
-}
+export const upload = (k: Kbqa, org: Org, corpusId: string, filename: string, bytes: Uint8Array | string, contentType: string, extra: Record<string, unknown> = {}) =>
+  ingestDocument(k, org, corpusId, filename, bytes, contentType, extra);
 
 export async function runScenario(k: Kbqa): Promise<ScenarioResult> {
   const org = await k.org();
