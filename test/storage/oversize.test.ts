@@ -60,8 +60,10 @@ describe("maximum upload size", () => {
     expect(r.status).toBe(413);
     expect(await r.text()).toContain("EntityTooLarge");
     expect(blobFiles()).toEqual(before);
-    // A chunked body within the limit is fine.
-    const ok = await fetch(i.uploadUrl, { method: "PUT", body: chunked(MAX, 100), headers: { "content-type": "text/plain" } });
+    // A chunked body within the limit is fine. The 413 said `Connection: close`, but Bun's fetch
+    // may still hand its half-sent socket to the next request (the server then sees the rest of
+    // the first body and answers 400): ask for a fresh connection.
+    const ok = await fetch(i.uploadUrl, { method: "PUT", body: chunked(MAX, 100), headers: { "content-type": "text/plain" }, keepalive: false });
     expect(ok.status).toBe(200);
   });
 
