@@ -4,8 +4,10 @@
 // - size of dist/kbqa (rebuilt first when stale)
 // - start → "listening" line: median of N starts with an empty models folder; plus the very first
 //   start with an empty natives cache (HOME is a fresh folder: it unpacks ~280 MB of libraries once)
-// - resident memory (VmRSS, split into anonymous and file-backed) of the server idle after start,
-//   and idle after ingesting D small markdown documents (server alone; worker processes apart)
+// - resident memory (VmRSS, split into anonymous and file-backed) of the server, and of its
+//   worker processes, idle after start, right after ingesting D small markdown documents (workers
+//   still alive), idle once the workers retired (--worker-idle-ms, default) and the idle
+//   maintenance ran, and idle a few seconds after answering questions; "total" is server + workers
 // - then questions: the first one, the median of 5 warm ones and the RSS right after them (what an
 //   active server holds), and the median of 3 asked each after an idle period (the maintenance
 //   of src/runtime/idle.ts dropped the code pages, so they pay their minor faults)
@@ -36,6 +38,13 @@ const children = (pid: number): number[] =>
       return false;
     }
   });
+/** Worker processes of the server: how many and their summed RSS. */
+const workersOf = (pid: number) => {
+  const pids = children(pid);
+  return { n: pids.length, rss: pids.reduce((sum, p) => sum + rssKb(p), 0) };
+};
+type Workers = ReturnType<typeof workersOf>;
+const withWorkers = (m: Mem, w: Workers) => `server ${memText(m)} + ${w.n} workers ${mb(w.rss)} = total ${mb(m.rss + w.rss)}`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
@@ -127,16 +136,25 @@ async function measure(v: Variant) {
     const s = await start(v, work, tmp);
     await Bun.sleep(IDLE_MS);
     const idle = memOf(s.proc.pid);
+    const idleWorkers = workersOf(s.proc.pid);
     const ask = await ingest(v, work, tmp, s.url, DOCS);
+    const busyWorkers = workersOf(s.proc.pid);
+    // Idle workers exit after --worker-idle-ms; then the server's own idle maintenance runs.
+    const t0 = performance.now();
+    while (children(s.proc.pid).length && performance.now() - t0 < 120_000) await Bun.sleep(250);
+    const retiredMs = performance.now() - t0;
     await Bun.sleep(IDLE_MS);
     const after = memOf(s.proc.pid);
-    const workerPids = children(s.proc.pid);
-    const workers = workerPids.reduce((sum, p) => sum + rssKb(p), 0);
+    const afterWorkers = workersOf(s.proc.pid);
     // Questions: the first ever (cold code paths), warm ones, then one after another idle period.
     const firstAsk = await ask();
     const warm: number[] = [];
     for (let i = 0; i < 5; i++) warm.push(await ask());
     const active = memOf(s.proc.pid);
+    // A few seconds after the questions, before the idle maintenance (5 s) has necessarily run.
+    await Bun.sleep(3000);
+    const afterAsk = memOf(s.proc.pid);
+    const afterAskWorkers = workersOf(s.proc.pid);
     const afterIdle: number[] = [];
     for (let i = 0; i < 3; i++) {
       await Bun.sleep(IDLE_MS);
@@ -144,7 +162,10 @@ async function measure(v: Variant) {
     }
     s.proc.kill("SIGTERM");
     await s.proc.exited;
-    return { first, median: median(starts), starts, idle, after, workers, nWorkers: workerPids.length, firstAsk, warmAsk: median(warm), afterIdleAsk: median(afterIdle), active };
+    return {
+      first, median: median(starts), starts, idle, idleWorkers, busyWorkers, retiredMs, after, afterWorkers,
+      firstAsk, warmAsk: median(warm), afterIdleAsk: median(afterIdle), active, afterAsk, afterAskWorkers,
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -167,7 +188,10 @@ for (const v of variants) {
   const r = await measure(v);
   console.log(
     `${v.name.padEnd(24)} listening: median ${r.median.toFixed(0)} ms of ${RUNS} (${r.starts.map((x) => x.toFixed(0)).join(", ")}), first start ${r.first.toFixed(0)} ms` +
-      `\n${"".padEnd(24)} RSS idle after start ${memText(r.idle)}; idle after ${DOCS} docs ${memText(r.after)}; + ${r.nWorkers} idle workers ${mb(r.workers)}` +
-      `\n${"".padEnd(24)} question: first ${r.firstAsk.toFixed(0)} ms, warm median ${r.warmAsk.toFixed(0)} ms, after an idle period median ${r.afterIdleAsk.toFixed(0)} ms of 3; RSS right after questions ${memText(r.active)}`,
+      `\n${"".padEnd(24)} RSS idle after start: ${withWorkers(r.idle, r.idleWorkers)}` +
+      `\n${"".padEnd(24)} right after ${DOCS} docs: ${r.busyWorkers.n} workers ${mb(r.busyWorkers.rss)}; they retired ${(r.retiredMs / 1000).toFixed(1)} s later` +
+      `\n${"".padEnd(24)} RSS idle after ${DOCS} docs, workers retired: ${withWorkers(r.after, r.afterWorkers)}` +
+      `\n${"".padEnd(24)} question: first ${r.firstAsk.toFixed(0)} ms, warm median ${r.warmAsk.toFixed(0)} ms, after an idle period median ${r.afterIdleAsk.toFixed(0)} ms of 3; RSS right after questions ${memText(r.active)}` +
+      `\n${"".padEnd(24)} RSS idle 3 s after questions: ${withWorkers(r.afterAsk, r.afterAskWorkers)}`,
   );
 }

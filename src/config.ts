@@ -26,6 +26,8 @@ export const ConfigSchema = T.Object({
   ingestTimeoutMs: T.Integer({ minimum: 1000 }),
   /** Memory limit of one ingestion worker, bytes. */
   ingestMemoryBytes: T.Integer({ minimum: 64 * 1024 * 1024 }),
+  /** An ingestion worker idle this long exits (a new one starts with the next job); 0 keeps them. */
+  workerIdleMs: T.Integer({ minimum: 0 }),
   /** Attempts before a document that keeps crashing its worker ends FAILED. */
   ingestMaxAttempts: T.Integer({ minimum: 1, maximum: 20 }),
   /** llama.cpp threads per generation. 1 is fastest for small models on this 2-core box. */
@@ -74,6 +76,7 @@ export const FIELDS: Field[] = [
   { key: "workers", flag: "workers", env: "KBQA_WORKERS", kind: "int", def: () => Math.max(1, cpus().length), help: "ingestion worker processes" },
   { key: "ingestTimeoutMs", flag: "ingest-timeout-ms", env: "KBQA_INGEST_TIMEOUT_MS", kind: "int", def: () => 120_000, help: "per-document parsing time limit" },
   { key: "ingestMemoryBytes", flag: "ingest-memory-bytes", env: "KBQA_INGEST_MEMORY_BYTES", kind: "int", def: () => 1024 * 1024 * 1024, help: "per-worker memory limit" },
+  { key: "workerIdleMs", flag: "worker-idle-ms", env: "KBQA_WORKER_IDLE_MS", kind: "int", def: () => 15_000, help: "idle ingestion workers exit after this long, ms (0: never)" },
   { key: "ingestMaxAttempts", flag: "ingest-max-attempts", env: "KBQA_INGEST_MAX_ATTEMPTS", kind: "int", def: () => 3, help: "attempts before FAILED" },
   { key: "llamaThreads", flag: "llama-threads", env: "KBQA_LLAMA_THREADS", kind: "int", def: () => 1, help: "llama.cpp threads per generation" },
   { key: "llamaSequences", flag: "llama-sequences", env: "KBQA_LLAMA_SEQUENCES", kind: "int", def: () => 2, help: "concurrent generations" },

@@ -15,7 +15,7 @@ import { BUILTIN_SUMMARY_ID, extractiveSummary } from "../models/builtin-summary
 import { approxTokenCount, BUILTIN_TOKENS_ID } from "../models/builtin-tokens.ts";
 import { detectLang } from "../models/lang.ts";
 import type { VectorIndex } from "../store/vector.ts";
-import { withoutPageMarkers, type ParsedDocument } from "./pipeline.ts";
+import { withoutPageMarkers, type ParsedDocument } from "./parsed.ts";
 
 /** The summariser reads at most this much of the document: bounded time on a 10 MB file, and
  *  more than any local model's context anyway. */

@@ -18,7 +18,7 @@ import { orderedId } from "../store/ids.ts";
 import { dropOwnVectors, md5, onError, type IngestDeps, type JobResult, type ParsedJob } from "./ingest-job.ts";
 import { commitReadyMany, setStage, setStages, type ChunkRow, type ReadyFields } from "./job-store.ts";
 import { putDerived } from "./derived-blob.ts";
-import { withoutPageMarkers } from "./pipeline.ts";
+import { withoutPageMarkers } from "./parsed.ts";
 import { offloadPlan, SUMMARY_INPUT_CHARS } from "./enrich.ts";
 
 /** Most texts per embedder call. */

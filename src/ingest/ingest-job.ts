@@ -20,7 +20,7 @@ import type { LanceIndex } from "../store/lance.ts";
 import { finishBatch } from "./finish-batch.ts";
 import { endJob, failDocument, isCurrent, loadDoc, setStage, unclaim, type DocRow, type JobRow } from "./job-store.ts";
 import { mediaType } from "./formats.ts";
-import { IngestFailure, type ParsedDocument } from "./pipeline.ts";
+import { IngestFailure, type ParsedDocument } from "./parsed.ts";
 import { assembleEnriched, offloadPlan, offloadsAny, type Enriched, type EnrichedWire } from "./enrich.ts";
 import { WorkerAborted, WorkerCrash, type WorkerPool } from "./pool.ts";
 

@@ -11,11 +11,16 @@
  * in order; each request's time limit starts when the one before it ended. A request queued
  * behind one that kills or crashes the worker never started: it fails with WorkerAborted, which
  * is not the document's fault.
+ *
+ * Idle retirement: a worker that has held no request for `idleMs` exits (each holds ~80 MB with
+ * its converters and warmed-up models) and the next request spawns a fresh one. Retirement and
+ * dispatch both run synchronously on the event loop, and the timer re-checks that the worker
+ * still holds nothing, so a request is never sent to a worker being retired.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Subprocess } from "bun";
-import { IngestFailure } from "./pipeline.ts";
+import { IngestFailure } from "./parsed.ts";
 import type { WorkerMessage, WorkerRequest } from "./worker.ts";
 
 const MEM_POLL_MS = 200;
@@ -31,6 +36,8 @@ export interface PoolOptions {
   size: number;
   timeoutMs: number;
   memoryBytes: number;
+  /** A worker idle this long exits (0 or absent: workers live until the pool closes). */
+  idleMs?: number;
   command?: string[];
 }
 
@@ -55,6 +62,8 @@ interface Slot {
   /** Requests sent (or about to be) in order; the first is the one the worker is running. */
   inflight: Pending[];
   poll?: Timer;
+  /** Armed while the worker holds nothing: retires it when it fires. */
+  idle?: Timer;
 }
 
 /** `kbqa worker` from a compiled executable, `bun <abs>/cli.ts worker` from source. */
@@ -83,6 +92,7 @@ export class WorkerPool {
   private waiting: Record<"high" | "low", Pending[]> = { high: [], low: [] };
   private nextId = 1;
   private closed = false;
+  private retiredCount = 0;
   private readonly command: string[];
 
   constructor(private opts: PoolOptions) {
@@ -92,6 +102,11 @@ export class WorkerPool {
   /** Pids of live workers (tests, diagnostics). */
   pids(): number[] {
     return this.slots.filter((s) => !s.dead).map((s) => s.proc.pid);
+  }
+
+  /** Workers retired after their idle period since the pool started (tests, diagnostics). */
+  retired(): number {
+    return this.retiredCount;
   }
 
   private spawn(): Slot {
@@ -125,6 +140,7 @@ export class WorkerPool {
     slot.dead = true;
     this.slots = this.slots.filter((s) => s !== slot);
     clearInterval(slot.poll);
+    clearTimeout(slot.idle);
     const held = slot.inflight.splice(0);
     held.forEach((p, i) => {
       clearTimeout(p.timer);
@@ -167,10 +183,26 @@ export class WorkerPool {
       if ((rssBytes(slot.proc.pid) ?? 0) > this.opts.memoryBytes / 2) {
         this.drop(slot, () => new WorkerAborted("recycled"));
         slot.proc.kill("SIGKILL");
-      }
+      } else this.armIdle(slot);
     }
     this.startHead(slot);
     this.pump();
+  }
+
+  private armIdle(slot: Slot) {
+    const ms = this.opts.idleMs ?? 0;
+    if (ms <= 0 || slot.dead) return;
+    clearTimeout(slot.idle);
+    slot.idle = setTimeout(() => {
+      slot.idle = undefined;
+      // A request may have been sent since the timer was armed: then the worker stays.
+      if (slot.dead || slot.inflight.length || this.closed) return;
+      this.retiredCount++;
+      this.drop(slot, () => new WorkerAborted("retired while idle"));
+      // SIGTERM: the worker holds nothing; its onExit finds the slot already dropped.
+      slot.proc.kill("SIGTERM");
+    }, ms);
+    slot.idle.unref?.();
   }
 
   private pump() {
@@ -192,6 +224,8 @@ export class WorkerPool {
       }
       if (!slot) return;
       lane.shift();
+      clearTimeout(slot.idle);
+      slot.idle = undefined;
       slot.inflight.push(p);
       slot.proc.send({ ...p.body, id: p.id } as WorkerRequest);
       this.startHead(slot);

@@ -61,7 +61,7 @@ export function startVectorIndexing(vectors: LanceIndex, log: AppContext["log"],
 /** Starts consuming the jobs table; its close runs before the index and the database close. */
 export function startIngestion(ctx: AppContext, vectors: LanceIndex): Scheduler {
   const { config } = ctx;
-  const pool = new WorkerPool({ size: config.workers, timeoutMs: config.ingestTimeoutMs, memoryBytes: config.ingestMemoryBytes });
+  const pool = new WorkerPool({ size: config.workers, timeoutMs: config.ingestTimeoutMs, memoryBytes: config.ingestMemoryBytes, idleMs: config.workerIdleMs });
   const scheduler = startScheduler({
     db: ctx.db, blobs: ctx.blobs, vectors, models: ctx.models, pool, log: ctx.log,
     now: () => ctx.clock.now(), maxAttempts: config.ingestMaxAttempts, workers: config.workers,
