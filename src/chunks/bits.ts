@@ -3,80 +3,75 @@ import type { Db } from "../store/db.ts";
 /**
  * Reading the bitmap index (bits-sql.ts). A match is a list of words in (doc_seq, word) order;
  * each word stands for up to 64 chunks: rowid = w * 64 + bit, lo holding bits 0-31, hi 32-63
- * (split in SQL because JS numbers cannot carry 64 bits).
+ * (split in SQL because JS numbers cannot carry 64 bits). Lists are columns of typed arrays, not
+ * an object per word: a common term has thousands of words, and a request that made an object
+ * for each (and again for each intersection) fed the garbage collector in proportion to the
+ * matches rather than to the page it returns.
  */
-export interface Word {
-  s: number;
-  w: number;
-  lo: number;
-  hi: number;
+export interface Words {
+  n: number;
+  s: Int32Array;
+  w: Float64Array;
+  lo: Int32Array;
+  hi: Int32Array;
 }
 
-const halves = (b: string) => `(${b}) & 4294967295 AS lo, ((${b}) >> 32) & 4294967295 AS hi`;
+export const EMPTY: Words = words(0);
+
+export function words(cap: number): Words {
+  return { n: 0, s: new Int32Array(cap), w: new Float64Array(cap), lo: new Int32Array(cap), hi: new Int32Array(cap) };
+}
+
+/** Bytes a list holds, for the cache's budget. */
+export const bytesOf = (x: Words) => x.s.length * 20;
 
 /**
- * Words of the chunks that carry, for every set of terms, at least one member (sets of several
- * terms are key/value's typed alternatives). Each set's words are read in index order and the
- * sets merged here, smallest first: a probe per word into the index costs about ten times a
- * sequential read, so a large set is read whole, except that after a small one only the
- * documents still in play are read.
+ * Words carrying `term`, in index order: all of them, or those of one chunk set (`seq`) or of
+ * some chunk sets (`seqs`, ascending).
  */
-export function matchWords(db: Db, orgKey: number, conds: string[][], seq?: number): Word[] {
-  const sized = conds.map((terms) => ({ terms, n: terms.reduce((a, t) => a + size(db, orgKey, t, seq), 0) }));
-  if (sized.some((x) => x.n === 0)) return [];
-  sized.sort((a, b) => a.n - b.n);
-  let words: Word[] = [];
-  sized.forEach((set, i) => {
-    if (i > 0 && words.length === 0) return;
-    const seqs = i > 0 && set.n > 4 * words.length ? [...new Set(words.map((x) => x.s))] : undefined;
-    const next = read(db, orgKey, set.terms, seq, seqs);
-    words = i === 0 ? next : intersect(words, next);
-  });
-  return words;
-}
-
-const size = (db: Db, orgKey: number, term: string, seq: number | undefined) =>
-  db
-    .query<{ n: number }, [number, string]>(`SELECT count(*) AS n FROM chunk_bits WHERE org_key = ? AND term = ? ${seq === undefined ? "" : `AND doc_seq = ${Number(seq)}`}`)
-    .get(orgKey, term)!.n;
-
-/** Words carrying any of the terms, in (doc_seq, word) order, optionally only in some chunk sets. */
-function read(db: Db, orgKey: number, terms: string[], seq: number | undefined, seqs: number[] | undefined): Word[] {
-  const where = seq !== undefined ? `AND doc_seq = ${Number(seq)}` : seqs ? "AND doc_seq IN (SELECT value FROM json_each(?))" : "";
-  const args: (string | number)[] = seqs && seq === undefined ? [JSON.stringify(seqs)] : [];
-  const rows = terms.flatMap((term) =>
-    db
-      .query<Word, (string | number)[]>(`SELECT doc_seq AS s, word AS w, ${halves("bits")} FROM chunk_bits WHERE org_key = ? AND term = ? ${where} ORDER BY doc_seq, word`)
-      .all(orgKey, term, ...args),
-  );
-  if (terms.length === 1) return rows;
-  rows.sort((a, b) => a.s - b.s || a.w - b.w);
-  const out: Word[] = [];
-  for (const r of rows) {
-    const last = out[out.length - 1];
-    if (last && last.s === r.s && last.w === r.w) {
-      last.lo = (last.lo | r.lo) >>> 0;
-      last.hi = (last.hi | r.hi) >>> 0;
-    } else out.push(r);
-  }
+export function readTerm(db: Db, orgKey: number, term: string, only?: { seq?: number; seqs?: number[] }): Words {
+  const where =
+    only?.seq !== undefined ? `AND doc_seq = ${Number(only.seq)}` : only?.seqs ? "AND doc_seq IN (SELECT value FROM json_each(?))" : "";
+  const args: (string | number)[] = [orgKey, term];
+  if (only?.seq === undefined && only?.seqs) args.push(JSON.stringify(only.seqs));
+  const rows = db
+    .query<[number, number, number, number], (string | number)[]>(
+      `SELECT doc_seq, word, bits & 4294967295, (bits >> 32) & 4294967295 FROM chunk_bits
+       WHERE org_key = ? AND term = ? ${where} ORDER BY doc_seq, word`,
+    )
+    .values(...args) as [number, number, number, number][];
+  const out = words(rows.length);
+  for (const r of rows) push(out, r[0], r[1], r[2] | 0, r[3] | 0);
   return out;
 }
 
-/** AND of two ordered word lists, a merge. */
-function intersect(a: Word[], b: Word[]): Word[] {
-  const out: Word[] = [];
+/** Number of words of a term, from the index alone. */
+export const termSize = (db: Db, orgKey: number, term: string) =>
+  db.query<{ n: number }, [number, string]>("SELECT count(*) AS n FROM chunk_bits WHERE org_key = ? AND term = ?").get(orgKey, term)!.n;
+
+function push(x: Words, s: number, w: number, lo: number, hi: number) {
+  const i = x.n++;
+  x.s[i] = s;
+  x.w[i] = w;
+  x.lo[i] = lo;
+  x.hi[i] = hi;
+}
+
+const cmp = (a: Words, i: number, b: Words, j: number) => a.s[i]! - b.s[j]! || a.w[i]! - b.w[j]!;
+
+/** AND of two ordered lists, a merge. */
+export function intersect(a: Words, b: Words): Words {
+  const out = words(Math.min(a.n, b.n));
   let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    const c = x.s - y.s || x.w - y.w;
+  while (i < a.n && j < b.n) {
+    const c = cmp(a, i, b, j);
     if (c < 0) i++;
     else if (c > 0) j++;
     else {
-      const lo = (x.lo & y.lo) >>> 0;
-      const hi = (x.hi & y.hi) >>> 0;
-      if (lo || hi) out.push({ s: x.s, w: x.w, lo, hi });
+      const lo = a.lo[i]! & b.lo[j]!;
+      const hi = a.hi[i]! & b.hi[j]!;
+      if (lo || hi) push(out, a.s[i]!, a.w[i]!, lo, hi);
       i++;
       j++;
     }
@@ -84,9 +79,33 @@ function intersect(a: Word[], b: Word[]): Word[] {
   return out;
 }
 
-/** The words of one term in some chunk sets. */
-export const termWords = (db: Db, orgKey: number, term: string, seqs: number[]): Word[] =>
-  read(db, orgKey, [term], undefined, seqs);
+/** OR of two ordered lists, a merge. */
+export function union(a: Words, b: Words): Words {
+  const out = words(a.n + b.n);
+  let i = 0;
+  let j = 0;
+  while (i < a.n || j < b.n) {
+    const c = i === a.n ? 1 : j === b.n ? -1 : cmp(a, i, b, j);
+    if (c < 0) push(out, a.s[i]!, a.w[i]!, a.lo[i]!, a.hi[i]!), i++;
+    else if (c > 0) push(out, b.s[j]!, b.w[j]!, b.lo[j]!, b.hi[j]!), j++;
+    else push(out, a.s[i]!, a.w[i]!, a.lo[i]! | b.lo[j]!, a.hi[i]! | b.hi[j]!), i++, j++;
+  }
+  return out;
+}
+
+/** The words of one chunk set: a view, no copy. */
+export function ofSeq(x: Words, seq: number): Words {
+  let lo = 0;
+  let hi = x.n;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (x.s[m]! < seq) lo = m + 1;
+    else hi = m;
+  }
+  let end = lo;
+  while (end < x.n && x.s[end] === seq) end++;
+  return { n: end - lo, s: x.s.subarray(lo, end), w: x.w.subarray(lo, end), lo: x.lo.subarray(lo, end), hi: x.hi.subarray(lo, end) };
+}
 
 export function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -94,17 +113,21 @@ export function popcount(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
-export const wordCount = (x: Word) => popcount(x.lo) + popcount(x.hi);
+export const wordCount = (x: Words, i: number) => popcount(x.lo[i]!) + popcount(x.hi[i]!);
 
-/** The chunk rowids a word stands for, ascending. */
-export function rowidsOf(x: Word, out: number[]): number[] {
-  for (const [half, base] of [[x.lo, x.w * 64], [x.hi, x.w * 64 + 32]] as const) {
-    let v = half;
-    while (v) {
-      const low = v & -v;
-      out.push(base + 31 - Math.clz32(low));
-      v ^= low;
-    }
+/** Appends the chunk rowids of words [from, to) to out, ascending. */
+export function rowidsOf(x: Words, from: number, to: number, out: number[]): number[] {
+  for (let i = from; i < to; i++) {
+    bitsOf(x.lo[i]!, x.w[i]! * 64, out);
+    bitsOf(x.hi[i]!, x.w[i]! * 64 + 32, out);
   }
   return out;
+}
+
+function bitsOf(v: number, base: number, out: number[]) {
+  while (v) {
+    const low = v & -v;
+    out.push(base + 31 - Math.clz32(low));
+    v ^= low;
+  }
 }

@@ -69,7 +69,7 @@ export function parseMatch(db: Db, q: { key?: string; value?: string; json?: str
   if (parts.some((p) => p.terms.length === 0)) return undefined; // {} contains-matches everything
   const conds = fragments.length === 1 ? parts[0]!.terms.map((t) => [t]) : [parts.flatMap((p) => p.terms)];
   const exact = parts.every((p) => p.exact) && (fragments.length === 1 || parts.every((p) => p.terms.length === 1));
-  return { conds, exact, test: (md) => fragments.some((fr) => contains(md, fr)) };
+  return { conds, exact, key: JSON.stringify(fragments), test: (md) => fragments.some((fr) => contains(md, fr)) };
 }
 
 function scalarOf(s: string): unknown {
