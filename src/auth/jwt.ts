@@ -1,7 +1,7 @@
 import { decodeProtectedHeader, importSPKI, jwtVerify, type CryptoKey } from "jose";
 import type { Db } from "../store/db.ts";
 import { AppError } from "../http/errors.ts";
-import { findActiveKey } from "./keys.ts";
+import { activeKeyOrg, findActiveKey } from "./keys.ts";
 
 export interface Principal {
   kind: "jwt" | "token";
@@ -65,10 +65,11 @@ const VERIFIED_MAX = 10_000;
 export function verifyJwt(db: Db, token: string, nowMs: number): Principal | Promise<Principal> {
   const hit = verified.get(token);
   if (!hit) return verifyFresh(db, token, nowMs);
-  const key = findActiveKey(db, hit.kid);
-  if (!key || key.pem !== hit.pem) {
+  if (activeKeyOrg(db, hit.kid, hit.pem) !== hit.principal.orgId) {
+    // Deactivated, deleted, or its kid now names another key or organization: decide afresh,
+    // as for a token never seen (an inactive or unknown key is refused there).
     verified.delete(token);
-    throw deny("unknown or inactive key");
+    return verifyFresh(db, token, nowMs);
   }
   const tol = CLOCK_TOLERANCE_S * 1000;
   if (nowMs >= hit.expMs + tol) throw deny('"exp" claim timestamp check failed');

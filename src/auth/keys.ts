@@ -60,7 +60,17 @@ export function deleteKey(db: Db, kid: string): boolean {
   return db.query("DELETE FROM keys WHERE kid = ?").run(kid).changes > 0;
 }
 
-/** The verifier's lookup: read on every request so CLI changes apply at once. */
+/**
+ * The cached-token check, read on every request so CLI changes apply at once: the organization
+ * of `kid` when it is active and still holds `pem`. The comparison runs in SQLite, so the hot
+ * path neither reads the PEM out nor builds a row object.
+ */
+export function activeKeyOrg(db: Db, kid: string, pem: string): string | undefined {
+  return db.query<{ org_id: string }, [string, string]>("SELECT org_id FROM keys WHERE kid = ? AND active = 1 AND public_key = ?").get(kid, pem)
+    ?.org_id;
+}
+
+/** The verifier's lookup for a token it has not seen. */
 export function findActiveKey(db: Db, kid: string): { orgId: string; pem: string } | undefined {
   const r = db.query<KeyRow, [string]>("SELECT * FROM keys WHERE kid = ? AND active = 1").get(kid);
   return r ? { orgId: r.org_id, pem: r.public_key } : undefined;

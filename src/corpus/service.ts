@@ -44,7 +44,11 @@ export const CORPUS_CASCADE: string[] = [
 
 export function corpusService(db: Db, clock: Clock) {
   const get = (orgId: string, id: string): Row | null =>
-    db.query<Row, [string, string]>("SELECT * FROM corpora WHERE org_id = ? AND id = ? AND deleted_at IS NULL").get(orgId, id);
+    db
+      .query<Row, [string, string]>(
+        "SELECT id, name, description, metadata, created_at, updated_at FROM corpora WHERE org_id = ? AND id = ? AND deleted_at IS NULL",
+      )
+      .get(orgId, id);
 
   return {
     create(orgId: string, userId: string, b: { name: string; description?: string | null; metadata?: Record<string, unknown> }): CorpusView {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SignJWT, generateKeyPair, exportSPKI, base64url } from "jose";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startKbqa, sharedKeyPair, type Kbqa, type Org } from "../helpers/server.ts";
 
 let k: Kbqa;
@@ -78,6 +80,26 @@ describe("RSA JWT verification", () => {
     expect((await k.request("GET", "/v1/corpus/", undefined, bearer(jwt))).status).toBe(200);
     expect((await k.cli(["key", "delete", o.kid])).code).toBe(0);
     expect((await k.request("GET", "/v1/corpus/", undefined, bearer(jwt))).status).toBe(403);
+  });
+
+  test("a kid registered again answers for its new organization or key, even for a token seen before", async () => {
+    const o = await k.org("kid-reuse");
+    const jwt = await o.jwt({}, { sub: "u" });
+    expect((await k.request("GET", "/v1/auth/whoami", undefined, bearer(jwt))).body.orgId).toBe(o.orgId);
+    expect((await k.cli(["key", "delete", o.kid])).code).toBe(0);
+    // Same public key under the same kid, now for another organization.
+    const other = JSON.parse((await k.cli(["org", "create", "kid-reuse-2"])).stdout).id as string;
+    const pemFile = join(k.dataDir, "reuse.pem");
+    writeFileSync(pemFile, (await sharedKeyPair()).pem);
+    expect((await k.cli(["key", "add", "--org", other, "--public-key", pemFile, "--kid", o.kid])).code).toBe(0);
+    const r = await k.request("GET", "/v1/auth/whoami", undefined, bearer(jwt));
+    expect({ status: r.status, orgId: r.body.orgId }).toEqual({ status: 200, orgId: other });
+    // Another key under the same kid: the old token's signature no longer verifies.
+    expect((await k.cli(["key", "delete", o.kid])).code).toBe(0);
+    const fresh = await generateKeyPair("RS256", { modulusLength: 2048 });
+    writeFileSync(pemFile, await exportSPKI(fresh.publicKey));
+    expect((await k.cli(["key", "add", "--org", other, "--public-key", pemFile, "--kid", o.kid])).code).toBe(0);
+    expect(await expect403(bearer(jwt))).toContain("Invalid bearer token");
   });
 
   test("scope claim as a space-separated string restricts the token", async () => {
