@@ -7,7 +7,7 @@
 // - resident memory (VmRSS, split into anonymous and file-backed) of the server, and of its
 //   worker processes, idle after start, right after ingesting D small markdown documents (workers
 //   still alive), idle once the workers retired (--worker-idle-ms, default) and the idle
-//   maintenance ran, and idle a few seconds after answering questions; "total" is server + workers
+//   maintenance ran, and idle 3 s and 8 s after answering questions; "total" is server + workers
 // - then questions: the first one, the median of 5 warm ones and the RSS right after them (what an
 //   active server holds), and the median of 3 asked each after an idle period (the maintenance
 //   of src/runtime/idle.ts dropped the code pages, so they pay their minor faults)
@@ -155,6 +155,10 @@ async function measure(v: Variant) {
     await Bun.sleep(3000);
     const afterAsk = memOf(s.proc.pid);
     const afterAskWorkers = workersOf(s.proc.pid);
+    // ...and once the idle maintenance has run (it gives back the code pages the questions used).
+    await Bun.sleep(IDLE_MS - 3000);
+    const afterAskIdle = memOf(s.proc.pid);
+    const afterAskIdleWorkers = workersOf(s.proc.pid);
     const afterIdle: number[] = [];
     for (let i = 0; i < 3; i++) {
       await Bun.sleep(IDLE_MS);
@@ -164,7 +168,7 @@ async function measure(v: Variant) {
     await s.proc.exited;
     return {
       first, median: median(starts), starts, idle, idleWorkers, busyWorkers, retiredMs, after, afterWorkers,
-      firstAsk, warmAsk: median(warm), afterIdleAsk: median(afterIdle), active, afterAsk, afterAskWorkers,
+      firstAsk, warmAsk: median(warm), afterIdleAsk: median(afterIdle), active, afterAsk, afterAskWorkers, afterAskIdle, afterAskIdleWorkers,
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -192,6 +196,7 @@ for (const v of variants) {
       `\n${"".padEnd(24)} right after ${DOCS} docs: ${r.busyWorkers.n} workers ${mb(r.busyWorkers.rss)}; they retired ${(r.retiredMs / 1000).toFixed(1)} s later` +
       `\n${"".padEnd(24)} RSS idle after ${DOCS} docs, workers retired: ${withWorkers(r.after, r.afterWorkers)}` +
       `\n${"".padEnd(24)} question: first ${r.firstAsk.toFixed(0)} ms, warm median ${r.warmAsk.toFixed(0)} ms, after an idle period median ${r.afterIdleAsk.toFixed(0)} ms of 3; RSS right after questions ${memText(r.active)}` +
-      `\n${"".padEnd(24)} RSS idle 3 s after questions: ${withWorkers(r.afterAsk, r.afterAskWorkers)}`,
+      `\n${"".padEnd(24)} RSS idle 3 s after questions: ${withWorkers(r.afterAsk, r.afterAskWorkers)}` +
+      `\n${"".padEnd(24)} RSS idle ${IDLE_MS / 1000} s after questions: ${withWorkers(r.afterAskIdle, r.afterAskIdleWorkers)}`,
   );
 }

@@ -205,12 +205,21 @@ export function queuedOf(db: Db, orgId: string, limit: number): JobRow[] {
  * `converting` from the same transaction (one write instead of two per document).
  */
 export function claim(db: Db, job: JobRow, now: number): JobRow | null {
+  return claimMany(db, [job], now)[0] ?? null;
+}
+
+/** claim() for several jobs in ONE transaction; returns those taken, in order. */
+export function claimMany(db: Db, jobs: JobRow[], now: number): JobRow[] {
+  if (!jobs.length) return [];
   return db.transaction(() => {
-    const n = sql(db, "UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND state = 'queued'")
-      .run(now, job.id).changes;
-    if (!n) return null;
-    const got = { ...job, state: "running", attempts: job.attempts + 1 };
-    setStage(db, got, "converting", 0, 1);
+    const take = sql(db, "UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND state = 'queued'");
+    const got: JobRow[] = [];
+    for (const job of jobs) {
+      if (!take.run(now, job.id).changes) continue;
+      const j = { ...job, state: "running", attempts: job.attempts + 1 };
+      setStage(db, j, "converting", 0, 1);
+      got.push(j);
+    }
     return got;
   }).immediate();
 }

@@ -62,6 +62,8 @@ interface Slot {
   /** Requests sent (or about to be) in order; the first is the one the worker is running. */
   inflight: Pending[];
   poll?: Timer;
+  /** Resident bytes at the last poll. */
+  rss?: number;
   /** Armed while the worker holds nothing: retires it when it fires. */
   idle?: Timer;
 }
@@ -161,11 +163,12 @@ export class WorkerPool {
     if (!head || !slot.isReady || head.timer || slot.dead) return;
     head.timer = setTimeout(() => this.kill(slot, new IngestFailure(`ingestion exceeded the ${formatSeconds(this.opts.timeoutMs)} limit`)), this.opts.timeoutMs);
     slot.poll ??= setInterval(() => {
-      const rss = rssBytes(slot.proc.pid);
+      const rss = (slot.rss = rssBytes(slot.proc.pid));
       if (rss !== undefined && rss > this.opts.memoryBytes) {
         this.kill(slot, new IngestFailure(`ingestion exceeded the ${formatBytes(this.opts.memoryBytes)} memory limit`));
-      }
+      } else if (!slot.inflight.length) this.recycleIfLarge(slot);
     }, MEM_POLL_MS);
+    slot.poll.unref?.();
   }
 
   private onMessage(slot: Slot, m: Exclude<WorkerMessage, { type: "ready" }>) {
@@ -177,16 +180,22 @@ export class WorkerPool {
     if (m.type === "done") head.res(m.result);
     else head.rej(m.failure ? new IngestFailure(m.message) : new WorkerCrash(m.message));
     if (!slot.inflight.length) {
-      clearInterval(slot.poll);
-      slot.poll = undefined;
       // A worker that grew past half the limit is recycled once idle: the heap rarely shrinks back.
-      if ((rssBytes(slot.proc.pid) ?? 0) > this.opts.memoryBytes / 2) {
-        this.drop(slot, () => new WorkerAborted("recycled"));
-        slot.proc.kill("SIGKILL");
-      } else this.armIdle(slot);
+      // The poll's last reading decides: reading /proc/<pid>/status of a worker that is busy
+      // allocating waits for its memory map lock, and this runs for every batch of small files.
+      // The poll itself keeps running while the worker lives (5 reads a second).
+      if (!this.recycleIfLarge(slot)) this.armIdle(slot);
     }
     this.startHead(slot);
     this.pump();
+  }
+
+  /** Retires an idle worker whose last reading is past half the memory limit. */
+  private recycleIfLarge(slot: Slot): boolean {
+    if (slot.dead || (slot.rss ?? 0) <= this.opts.memoryBytes / 2) return false;
+    this.drop(slot, () => new WorkerAborted("recycled"));
+    slot.proc.kill("SIGKILL");
+    return true;
   }
 
   private armIdle(slot: Slot) {
