@@ -108,7 +108,11 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total
     return { total: hits.length, rows: fetchPage(db, cols, hits.subarray(start, start + o.pageSize)) };
   }
 
-  const g = groups(db, cache, orgId, orgKey, everything ? [[ALL]] : conds, seq, corpus);
+  // The grouped match is kept too: paging through it, or asking again, redoes no merge.
+  const g = cache.get(`g\0${orgKey}\0${JSON.stringify(conds)}\0${seq}\0${corpus}`, () => {
+    const value = groups(db, cache, orgId, orgKey, everything ? [[ALL]] : conds, seq, corpus);
+    return { value, bytes: bytesOf(value.x) + value.s.length * 32 };
+  });
   let total = 0;
   for (const n of g.n) total += n;
   // The chunk sets the page spans, and how many of the first one's matches come before it.

@@ -65,11 +65,28 @@ export function parseMatch(db: Db, q: { key?: string; value?: string; json?: str
     const typed = scalarOf(q.value);
     if (typed !== undefined) fragments.push({ [q.key]: typed });
   } else return undefined;
-  const parts = fragments.map((fr) => fragmentTerms(db, fr));
+  const parts = fragments.map((fr) => termsOf(db, fr));
   if (parts.some((p) => p.terms.length === 0)) return undefined; // {} contains-matches everything
   const conds = fragments.length === 1 ? parts[0]!.terms.map((t) => [t]) : [parts.flatMap((p) => p.terms)];
   const exact = parts.every((p) => p.exact) && (fragments.length === 1 || parts.every((p) => p.terms.length === 1));
   return { conds, exact, key: JSON.stringify(fragments), test: (md) => fragments.some((fr) => contains(md, fr)) };
+}
+
+/**
+ * A fragment's terms depend on the fragment alone, not on the data: kept for the most recent
+ * fragments, so a repeated or paged query skips the json_tree pass.
+ */
+const fragmentMemo = new Map<string, ReturnType<typeof fragmentTerms>>();
+function termsOf(db: Db, fragment: Record<string, unknown>) {
+  const key = JSON.stringify(fragment);
+  let t = fragmentMemo.get(key);
+  if (t) fragmentMemo.delete(key);
+  else if (key.length <= 4096) {
+    t = fragmentTerms(db, fragment);
+    if (fragmentMemo.size >= 256) fragmentMemo.delete(fragmentMemo.keys().next().value!);
+  } else return fragmentTerms(db, fragment);
+  fragmentMemo.set(key, t);
+  return t;
 }
 
 function scalarOf(s: string): unknown {
