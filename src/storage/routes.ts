@@ -52,14 +52,15 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         }
         const claimed = performance.now();
         try {
-          const { size, etag, timing } = await writeUpload(blobs, key, request, max);
+          const { size, sha256, timing } = await writeUpload(blobs, key, request, max);
           const c0 = performance.now();
           completeGrant(ctx.db, nonce, size, ctx.clock.now());
           const end = performance.now();
           // Server-Timing lets a client (scripts/bench-upload.ts) split network time from storage time.
           const all = { claim: claimed - t0, ...timing, complete: end - c0, total: end - t0 };
           const phases = Object.entries(all).map(([k, ms]) => `${k};dur=${ms.toFixed(2)}`);
-          return new Response(null, { status: 200, headers: { etag: `"${etag}"`, "server-timing": phases.join(", ") } });
+          const headers = { etag: `"${sha256.toString("hex")}"`, "x-amz-checksum-sha256": sha256.toString("base64"), "server-timing": phases.join(", ") };
+          return new Response(null, { status: 200, headers });
         } catch (e) {
           releaseGrant(ctx.db, nonce); // nothing was written: the URL may be retried until it expires
           if (e instanceof TooLarge) return storageError(request, 413, "EntityTooLarge", e.message, key);

@@ -23,11 +23,15 @@ export class FsBlobStore implements BlobStore {
     return p;
   }
 
-  /** A unique temporary path beside the final one (same filesystem, so rename is atomic). */
+  /** A unique temporary path beside the final one (same filesystem, so rename is atomic); creates its directory. */
   tempPath(key: string): string {
-    const p = this.filePath(key);
-    mkdirSync(dirname(p), { recursive: true });
-    return `${p}.tmp-${process.pid}-${crypto.randomUUID()}`;
+    mkdirSync(dirname(this.filePath(key)), { recursive: true });
+    return this.tempName(key);
+  }
+
+  /** tempPath without creating the directory (for writers that create it themselves). */
+  tempName(key: string): string {
+    return `${this.filePath(key)}.tmp-${process.pid}-${crypto.randomUUID()}`;
   }
 
   /** Makes a fully written temporary file the object; fsyncs it first unless the writer already did. */

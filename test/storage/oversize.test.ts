@@ -12,7 +12,7 @@ beforeAll(async () => {
   k = await startKbqa({ flags: ["--max-upload-bytes", String(MAX)] });
   a = await k.org();
   corpusId = await corpus(a);
-});
+}, 60_000); // starting a server and registering a key can pass 5 s on a loaded 2-core machine
 afterAll(() => k.stop());
 
 /** Every file under <data>/blobs, relative: a refused upload must leave none (no partial, no temp). */

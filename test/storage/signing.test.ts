@@ -11,7 +11,7 @@ beforeAll(async () => {
   k = await startKbqa();
   a = await k.org();
   corpusId = await corpus(a);
-});
+}, 60_000); // starting a server and registering a key can pass 5 s on a loaded 2-core machine
 afterAll(() => k.stop());
 
 const objectPath = (docId: string) => join(k.dataDir, "blobs", "orgs", a.orgId, "docs", docId, "original");
@@ -110,5 +110,5 @@ describe("expiry", () => {
     expect(xmlCode(r.text)).toBe("AccessDenied");
     expect(r.text).toContain("expired");
     expect(existsSync(join(s.dataDir, "blobs", "orgs", o.orgId, "docs", i.document.id, "original"))).toBe(false);
-  });
+  }, 60_000); // a server of its own, and a wait of over a second
 });

@@ -15,7 +15,7 @@ beforeAll(async () => {
   corpusId = await corpus(a);
   // A file outside the blob root that a traversal would reach.
   writeFileSync(join(k.dataDir, "outside.txt"), "outside");
-});
+}, 60_000); // starting a server and registering a key can pass 5 s on a loaded 2-core machine
 afterAll(() => k.stop());
 
 /** Files of the data directory outside blobs/, to prove nothing was written there. */
