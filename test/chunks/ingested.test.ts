@@ -29,7 +29,8 @@ beforeAll(async () => {
   ]);
   docId = await ingest(k, org, cid, "osprey.pdf", pdf, "application/pdf", PER_PAGE);
   chunks = (await org.api("GET", `/v1/chunk/q?documentId=${docId}&body=true`)).body.items;
-});
+  // A real ingestion: on a loaded 2-core machine it outlasts the default 5 s hook timeout.
+}, 60_000);
 afterAll(() => k?.stop());
 
 const onPage = (p: number) => chunks.find((c) => c.metadata.kind === "chunk" && c.pages.includes(p))!;
