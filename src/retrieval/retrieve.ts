@@ -26,10 +26,11 @@ export interface RetrievalTimings { embed: number; vector: number; text: number;
 
 export const newTimings = (): RetrievalTimings => ({ embed: 0, vector: 0, text: 0, fuse: 0, live: 0, rounds: 0 });
 
-const timed = async <T>(p: Promise<T>, add: (ms: number) => void): Promise<T> => {
+/** Times fn from its call, which for an in-memory search is where the work happens. */
+const timed = async <T>(fn: () => Promise<T>, add: (ms: number) => void): Promise<T> => {
   const t = performance.now();
   try {
-    return await p;
+    return await fn();
   } finally {
     add(performance.now() - t);
   }
@@ -137,10 +138,11 @@ export async function retrieve(
 
   for (let round = 1; ; round++) {
     tm.rounds++;
-    const [byVector, byText] = await Promise.all([
-      vector ? timed(ctx.vectors.searchVector(orgId, corpusIds, vector, depth), (ms) => (tm.vector += ms)) : Promise.resolve([] as VectorHit[]),
-      text ? timed(ctx.vectors.searchText(orgId, corpusIds, text, depth), (ms) => (tm.text += ms)) : Promise.resolve([] as VectorHit[]),
-    ]);
+    // BM25 is asked first: it runs on LanceDB's threads while the vector search, an in-memory
+    // scan on this thread (store/lance.ts), computes.
+    const textHits = text ? timed(() => ctx.vectors.searchText(orgId, corpusIds, text, depth), (ms) => (tm.text += ms)) : Promise.resolve([] as VectorHit[]);
+    const vectorHits = vector ? timed(() => ctx.vectors.searchVector(orgId, corpusIds, vector, depth), (ms) => (tm.vector += ms)) : Promise.resolve([] as VectorHit[]);
+    const [byVector, byText] = await Promise.all([vectorHits, textHits]);
     t0 = performance.now();
     // The port promises scoping; this re-check makes a driver bug unable to leak across corpora.
     const lists = [byVector, byText].map((l) => l.filter((h) => allowed.has(h.corpusId)));

@@ -15,14 +15,19 @@
  * a small tenant in a big table still gets its topK), so bitmap indexes on orgId and corpusId
  * keep it from scanning both string columns of every row on each query (scalarIndexes()).
  *
- * Vector search is exact (a flat scan) until the table reaches ANN_MIN_ROWS; then
- * ensureVectorIndex() builds an approximate index (ANN_KIND) and searches probe it with
- * ANN_SEARCH. Rows added after the build are scanned exactly until optimize() folds them in.
+ * Vector search: an in-memory copy of the table's vectors (retrieval/vector-scan.ts, int8 with a
+ * re-ranking on residuals) answers once it is loaded. It is filled from the table in the write
+ * queue right after opening, so no write interleaves with the load, and every write applies to
+ * it once LanceDB has committed it; a failed write drops the copy and loads it again. Until it
+ * is loaded, or where WebAssembly SIMD is missing, LanceDB answers: exact below ANN_MIN_ROWS,
+ * else through the approximate index ensureVectorIndex() builds (ANN_KIND, probed with
+ * ANN_SEARCH; rows added after the build are scanned exactly until optimize() folds them in).
  */
 import * as lancedb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from "apache-arrow";
 import { isUuid } from "./ids.ts";
 import type { VectorHit, VectorIndex, VectorRecord } from "./vector.ts";
+import { createVectorScan, type ScanRow, type VectorScan } from "../retrieval/vector-scan.ts";
 
 const OPTIMIZE_EVERY = 25;
 /**
@@ -40,9 +45,9 @@ export const ANN_MIN_ROWS = 50_000;
 
 /** Options of one vector search beyond the port's; the benchmark uses them to measure recall. */
 export interface VectorSearchOptions {
-  /** Flat scan even when an approximate index exists: the ground truth for recall. */
+  /** LanceDB's flat scan, even when the in-memory copy or an approximate index exists: the ground truth for recall. */
   exact?: boolean;
-  /** Overrides ANN_SEARCH for this query (parameter sweeps). */
+  /** LanceDB's approximate index (when built) with these settings instead of the in-memory copy (comparisons, sweeps). */
   ann?: Partial<AnnSearch>;
 }
 
@@ -124,6 +129,8 @@ export interface LanceIndex extends VectorIndex {
   optimize(): Promise<void>;
   /** Builds an approximate vector index once the table is big enough; returns whether one exists. */
   ensureVectorIndex(minRows?: number, kind?: AnnKind): Promise<boolean>;
+  /** Resolves once the in-memory copy of the vectors is loaded; false where it is unavailable. */
+  vectorCopyReady(): Promise<boolean>;
   searchVector(orgId: string, corpusIds: string[], vector: Float32Array, limit: number, opts?: VectorSearchOptions): Promise<VectorHit[]>;
 }
 
@@ -189,6 +196,36 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     const run = queue.then(fn, fn);
     queue = run.catch(() => {});
     return run;
+  };
+
+  // The in-memory copy of the vectors (see the header); undefined while loading or unavailable.
+  let scan: VectorScan | undefined;
+  const loadScan = async (): Promise<boolean> => {
+    scan = undefined;
+    const copy = createVectorScan(dims);
+    if (!copy || closed) return false;
+    for await (const batch of table.query().select(["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"])) {
+      if (closed || !copy.upsert(scanRows(batch, dims))) return false;
+    }
+    scan = copy;
+    return true;
+  };
+  let scanLoad = serial(loadScan).catch(() => false);
+  /** Runs a committed write on the copy; a failure leaves it unknown, so it is dropped and loaded again. */
+  const mirrored = async <T>(write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } catch (e) {
+      if (scan) {
+        // Writes queued meanwhile see no copy; the load, queued after them, reads their result.
+        scan = undefined;
+        scanLoad = serial(loadScan).catch(() => false);
+      }
+      throw e;
+    }
+  };
+  const mirrorUpsert = (records: VectorRecord[]) => {
+    if (scan && !scan.upsert(records)) scan = undefined; // grew past its memory cap: LanceDB answers alone
   };
 
   const optimizeNow = async () => {
@@ -263,16 +300,26 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
 
   // Replacements queued while a write runs are applied together: one delete and one add, so
   // concurrent ingestions cost one Lance commit pair instead of one each.
-  type Replace = { where: string; data: ReturnType<typeof rows>; resolve: () => void; reject: (e: unknown) => void };
+  type Replace = {
+    orgId: string; documentId: string; where: string; records: VectorRecord[]; data: ReturnType<typeof rows>;
+    resolve: () => void; reject: (e: unknown) => void;
+  };
   let pending: Replace[] = [];
   const flushReplaces = async () => {
     const batch = pending;
     pending = [];
     try {
-      const data = batch.flatMap((b) => b.data);
-      for (let i = 0; i < batch.length; i += 100) await table.delete(batch.slice(i, i + 100).map((b) => b.where).join(" OR "));
-      if (data.length) await table.add(data);
-      await afterWrite(data.length > 0, data.length);
+      await mirrored(async () => {
+        const data = batch.flatMap((b) => b.data);
+        for (let i = 0; i < batch.length; i += 100) {
+          const part = batch.slice(i, i + 100);
+          await table.delete(part.map((b) => b.where).join(" OR "));
+          for (const b of part) scan?.deleteDocument(b.orgId, b.documentId);
+        }
+        if (data.length) await table.add(data);
+        mirrorUpsert(batch.flatMap((b) => b.records));
+        await afterWrite(data.length > 0, data.length);
+      });
       for (const b of batch) b.resolve();
     } catch (e) {
       for (const b of batch) b.reject(e);
@@ -281,7 +328,9 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
 
   const deleteIds = async (orgId: string, ids: string[]) => {
     for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
-      await table.delete(`orgId = ${uuid(orgId)} AND chunkId IN (${inList(ids.slice(i, i + IN_LIST_MAX))})`);
+      const part = ids.slice(i, i + IN_LIST_MAX);
+      await table.delete(`orgId = ${uuid(orgId)} AND chunkId IN (${inList(part)})`);
+      scan?.deleteChunks(orgId, part);
     }
   };
 
@@ -296,35 +345,37 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     async add(records) {
       if (!records.length) return;
       const data = rows(records);
-      return serial(async () => {
+      return serial(() => mirrored(async () => {
         const byOrg = new Map<string, string[]>();
         for (const r of records) byOrg.set(r.orgId, [...(byOrg.get(r.orgId) ?? []), r.chunkId]);
         for (const [org, ids] of byOrg) await deleteIds(org, ids);
         await table.add(data);
+        mirrorUpsert(records);
         await afterWrite(true, data.length);
-      });
+      }));
     },
     async replaceDocument(orgId, documentId, records) {
       const data = rows(records);
       const where = `(orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)})`;
       return new Promise<void>((resolve, reject) => {
-        pending.push({ where, data, resolve, reject });
+        pending.push({ orgId, documentId, where, records, data, resolve, reject });
         if (pending.length === 1) void serial(flushReplaces);
       });
     },
     deleteDocument(orgId, documentId, generation?: number) {
       const gen = generation === undefined ? "" : ` AND generation = ${Math.trunc(generation)}`;
-      return serial(async () => {
+      return serial(() => mirrored(async () => {
         await table.delete(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`);
+        scan?.deleteDocument(orgId, documentId, generation === undefined ? undefined : Math.trunc(generation));
         await afterWrite(false);
-      });
+      }));
     },
     deleteChunks(orgId, chunkIds) {
       if (!chunkIds.length) return Promise.resolve();
-      return serial(async () => {
+      return serial(() => mirrored(async () => {
         await deleteIds(orgId, chunkIds);
         await afterWrite(false);
-      });
+      }));
     },
     async countDocument(orgId, documentId, generation) {
       const gen = generation === undefined ? "" : ` AND generation = ${Math.trunc(generation)}`;
@@ -342,6 +393,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     },
     async searchVector(orgId, corpusIds, vector, limit, opts: VectorSearchOptions = {}) {
       if (!corpusIds.length || limit <= 0) return [];
+      if (scan && !opts.exact && !opts.ann) return scan.search(orgId, corpusIds, vector, limit);
       let q = table.vectorSearch(Array.from(vector)).distanceType("cosine").where(scope(orgId, corpusIds));
       if (opts.exact) q = q.bypassVectorIndex();
       else if (hasAnn) {
@@ -372,13 +424,35 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       ensuring ??= ensureAnn(minRows, kind).finally(() => (ensuring = undefined));
       return ensuring;
     },
+    vectorCopyReady: () => scanLoad,
     async close() {
       if (closed) return;
       closed = true;
       await queue;
+      scan = undefined;
       await annBuild?.catch(() => {});
       table.close();
       conn.close();
     },
   };
+}
+
+/** The rows of one Arrow batch of the table for the in-memory copy; vectors are views, not copies. */
+function scanRows(batch: { numRows: number; getChild(name: string): { get(i: number): unknown; data: readonly unknown[] } | null }, dims: number): ScanRow[] {
+  const col = (name: string) => batch.getChild(name)!;
+  const [chunk, org, corpus, doc, gen, vec] = ["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"].map(col) as ReturnType<typeof col>[];
+  // One contiguous Float32 child (what LanceDB returns): row i is values[(offset + i) × dims …].
+  const data = vec!.data.length === 1 ? (vec!.data[0] as { offset: number; children: { offset: number; values: unknown }[] }) : undefined;
+  const child = data?.children[0];
+  const values = child?.values instanceof Float32Array ? child.values : undefined;
+  const out: ScanRow[] = [];
+  for (let i = 0; i < batch.numRows; i++) {
+    const at = values ? child!.offset + (data!.offset + i) * dims : 0;
+    out.push({
+      chunkId: String(chunk!.get(i)), orgId: String(org!.get(i)), corpusId: String(corpus!.get(i)),
+      documentId: String(doc!.get(i)), generation: Number(gen!.get(i)),
+      vector: values ? values.subarray(at, at + dims) : Float32Array.from(vec!.get(i) as Iterable<number>),
+    });
+  }
+  return out;
 }

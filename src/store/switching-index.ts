@@ -113,6 +113,7 @@ export function createSwitchingIndex(o: {
     },
     optimize: () => everyTable((ix) => ix.optimize()),
     ensureVectorIndex: (minRows) => track(active, active.index.ensureVectorIndex(minRows)),
+    vectorCopyReady: () => track(active, active.index.vectorCopyReady()),
     queryEmbedder(): Embedder {
       const slot = active.embedder ? active : configuredSlot();
       const e = slot.embedder!;
