@@ -3,11 +3,13 @@
  * rendering run here so a hostile file can be killed (time, memory) without touching the server.
  *
  * Protocol: Bun IPC with `serialization: "advanced"` (structured clone, so bytes travel as
- * Uint8Array). One request at a time; the pool never sends a second before the first ends.
+ * Uint8Array). Requests are handled one at a time, in the order received; the pool may queue
+ * several small ones (pool.ts pipelining), each answered with its own `done` or `error`.
  *
  *   parent → worker
  *     {type:"parse",    id, path? | bytes?, contentType, chunk, limits?, enrich?, progress?}
  *     {type:"previews", id, path? | bytes?, pages: number[]}      0-based page indices
+ *     {type:"batch", requests: [...]}                            several of the above, in order
  *   worker → parent
  *     {type:"ready"}                                             once, after start
  *     {type:"stage",   id, stage, done?, total?}                 progress (only with progress: true)
@@ -32,6 +34,9 @@ export type WorkerRequest =
     limits?: Partial<ConvertLimits>; enrich?: EnrichRequest; progress?: boolean;
   }
   | { type: "previews"; id: number; path?: string; bytes?: Uint8Array; pages: number[] };
+
+/** What travels: one request, or several written together (handled in order, as if sent apart). */
+export type WorkerEnvelope = WorkerRequest | { type: "batch"; requests: WorkerRequest[] };
 
 export type WorkerMessage =
   | { type: "ready" }
@@ -84,8 +89,8 @@ export function runWorker(): Promise<number> {
   }
   return new Promise((resolve) => {
     let chain = Promise.resolve();
-    process.on("message", (m: WorkerRequest) => {
-      chain = chain.then(() => handle(m));
+    process.on("message", (m: WorkerEnvelope) => {
+      for (const r of m.type === "batch" ? m.requests : [m]) chain = chain.then(() => handle(r));
     });
     process.on("disconnect", () => resolve(0));
     const parent = process.ppid;

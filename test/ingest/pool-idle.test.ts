@@ -15,9 +15,11 @@ import { appendFileSync } from "node:fs";
 const log = process.argv[2] + "/got-" + process.pid;
 // Requests are answered in the order received, like the real worker.
 let chain = Promise.resolve();
-process.on("message", (m) => {
-  appendFileSync(log, m.id + "\\n");
-  chain = chain.then(() => new Promise((r) => setTimeout(r, Number(m.contentType)))).then(() => process.send({ type: "done", id: m.id, result: { pid: process.pid } }));
+process.on("message", (msg) => {
+  for (const m of msg.type === "batch" ? msg.requests : [msg]) {
+    appendFileSync(log, m.id + "\\n");
+    chain = chain.then(() => new Promise((r) => setTimeout(r, Number(m.contentType)))).then(() => process.send({ type: "done", id: m.id, result: { pid: process.pid } }));
+  }
 });
 process.send({ type: "ready" });
 `);

@@ -5,17 +5,21 @@ import { join } from "node:path";
 import { WorkerAborted, WorkerPool } from "../../src/ingest/pool.ts";
 import { IngestFailure } from "../../src/ingest/pipeline.ts";
 
-// A stand-in worker speaking the pool's protocol: "hang" never answers, anything else answers
+// A stand-in worker speaking the pool's protocol (requests alone or in batches): "hang" never answers, anything else answers
 // with the order in which this process received it and how many it had received by then.
 const dir = mkdtempSync(join(tmpdir(), "kbqa-pool-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fake = join(dir, "fake-worker.ts");
 writeFileSync(fake, `
 let seen = 0;
-process.on("message", (m) => {
-  const n = ++seen;
-  if (m.contentType === "hang") return;
-  setTimeout(() => process.send({ type: "done", id: m.id, result: { n, seen, pid: process.pid } }), 20);
+let messages = 0;
+process.on("message", (msg) => {
+  messages++;
+  for (const m of msg.type === "batch" ? msg.requests : [msg]) {
+    const n = ++seen;
+    if (m.contentType === "hang") continue;
+    setTimeout(() => process.send({ type: "done", id: m.id, result: { n, seen, messages, pid: process.pid } }), 20);
+  }
 });
 process.send({ type: "ready" });
 `);
@@ -30,6 +34,18 @@ test("small requests are pipelined into one busy worker, in order", async () => 
     // All three were in the worker before it answered the first.
     expect(got.map((g) => [g.n, g.seen])).toEqual([[1, 3], [2, 3], [3, 3]]);
     expect(new Set(got.map((g) => g.pid)).size).toBe(1);
+  } finally {
+    await p.close();
+  }
+});
+
+test("small requests issued in one turn reach the worker as one message; a later one as its own", async () => {
+  const p = pool(10_000);
+  try {
+    const together = (await Promise.all([1, 2, 3].map(() => p.run(parse("text/plain"), { small: true })))) as { n: number; messages: number }[];
+    expect(together.map((g) => [g.n, g.messages])).toEqual([[1, 1], [2, 1], [3, 1]]);
+    const later = (await p.run(parse("text/plain"), { small: true })) as { n: number; messages: number };
+    expect([later.n, later.messages]).toEqual([4, 2]);
   } finally {
     await p.close();
   }
