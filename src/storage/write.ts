@@ -1,11 +1,9 @@
-import { closeSync, fsync, mkdir, open, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import type { FsBlobStore } from "../store/fs-blob.ts";
 
 const fsyncAsync = promisify(fsync);
-const mkdirAsync = promisify(mkdir);
-const openAsync = promisify(open);
 
 export class TooLarge extends Error {
   constructor(readonly limit: number) {
@@ -16,16 +14,13 @@ export class TooLarge extends Error {
 /**
  * Up to this many bytes of a body are kept in memory after being written, to be hashed while
  * the fsync waits on the disk. Past it, chunks are hashed as they arrive, so memory per upload
- * stays bounded whatever the configured maximum. The same bound applies to bytes waiting for
- * the temporary file to be opened.
+ * stays bounded whatever the configured maximum.
  */
 export const HOLD_FOR_HASH_MAX = 16 * 1024 * 1024;
 
-/**
- * Milliseconds per phase, for Server-Timing. `open` (directory and temporary file) runs on the
- * thread pool while the body arrives; `hash` runs while the fsyncs are in flight.
- */
+/** Milliseconds per phase, for Server-Timing (hash runs while the fsyncs are in flight). */
 export interface WriteTiming {
+  /** Creating the key's directory and the temporary file. */
   open: number;
   /** Waiting for body bytes, not counting the writes done meanwhile. */
   recv: number;
@@ -54,90 +49,69 @@ export interface WriteResult {
  * already refused a declared length above `maxBytes`; every body, declared or chunked, is
  * counted as it arrives.
  *
- * The key's directory and the temporary file are created on the thread pool while the first
- * bytes arrive: creating them took 1.1 and 0.8 ms (p50) inside the loaded benchmark against
- * 0.1 ms in a quiet loop. Each chunk is then written as it arrives, so the writes overlap the
- * transfer instead of following it. The bytes are hashed with SHA-256, not MD5 (S3's
- * single-part ETag): with the CPU's SHA extensions it costs 0.87 ms per MiB against MD5's
- * 2.03 (best of 200 here), it runs while the fsync waits on the disk, and it is the content
- * hash commit deduplicates on.
+ * Each chunk is written to the temporary file as it arrives, so the writes overlap the
+ * transfer instead of following it. The directory and the file are created synchronously
+ * first: created on the thread pool to overlap the first bytes, they took longer under CPU
+ * load (waiting for a pool thread, 5 ms p50) than the whole transfer.
+ *
+ * The bytes are hashed with SHA-256, not MD5 (S3's single-part ETag): with the CPU's SHA
+ * extensions it costs 0.87 ms per MiB against MD5's 2.03 (best of 200 here), it runs while
+ * the fsync waits on the disk, and it is the content hash commit deduplicates on.
  */
 export async function writeUpload(blobs: FsBlobStore, key: string, request: Request, maxBytes: number): Promise<WriteResult> {
+  const o0 = performance.now();
   const dir = dirname(blobs.filePath(key));
+  const created = mkdirSync(dir, { recursive: true });
   const tmp = blobs.tempName(key);
   const timing: WriteTiming = { open: 0, recv: 0, write: 0, hash: 0, fsync: 0, rename: 0, dirsync: 0 };
-  const o0 = performance.now();
-  let file: { fd: number; created: string | undefined } | undefined;
-  const opening = createTemp(dir, tmp).then((f) => {
-    timing.open = performance.now() - o0;
-    return (file = f);
-  });
-  opening.catch(() => {}); // awaited below on every path; this only keeps an early failure from counting as unhandled
   const hasher = new Bun.CryptoHasher("sha256");
   const held: Uint8Array[] = []; // written, not hashed yet
   let heldBytes = 0;
-  const waiting: Uint8Array[] = []; // received before the file was open
-  let waitingBytes = 0;
+  let fd = -1;
   let size = 0;
-  const write = (chunk: Uint8Array) => {
-    const w0 = performance.now();
-    writeAll(file!.fd, chunk);
-    timing.write += performance.now() - w0;
-  };
   try {
+    fd = openSync(tmp, "w", 0o600);
     const t0 = performance.now();
+    timing.open = t0 - o0;
     if (request.body) {
       for await (const chunk of request.body) {
         size += chunk.byteLength;
         if (size > maxBytes) throw new TooLarge(maxBytes);
-        waiting.push(chunk);
-        waitingBytes += chunk.byteLength;
-        if (!file && waitingBytes > HOLD_FOR_HASH_MAX) await opening;
-        if (file) {
-          for (const c of waiting.splice(0)) write(c);
-          waitingBytes = 0;
-        }
+        const w0 = performance.now();
+        writeAll(fd, chunk);
+        const w1 = performance.now();
+        timing.write += w1 - w0;
         // `held` is always the not-yet-hashed tail of the body, so the hash sees bytes in order.
         if (heldBytes + chunk.byteLength <= HOLD_FOR_HASH_MAX) {
           held.push(chunk);
           heldBytes += chunk.byteLength;
         } else {
-          const h0 = performance.now();
           for (const c of held.splice(0)) hasher.update(c);
           heldBytes = 0;
           hasher.update(chunk);
-          timing.hash += performance.now() - h0;
+          timing.hash += performance.now() - w1;
         }
       }
     }
     timing.recv = performance.now() - t0 - timing.write - timing.hash;
-    await opening;
-    for (const c of waiting) write(c);
-    const synced = syncAll(file!.fd, file!.created, dir, timing);
+    const synced = syncAll(fd, created, dir, timing);
     const h0 = performance.now();
     for (const c of held) hasher.update(c); // CPU work overlapping the fsyncs, which run on the thread pool
     timing.hash += performance.now() - h0;
     await synced;
-    closeSync(file!.fd);
-    file = undefined;
+    closeSync(fd);
+    fd = -1;
     const r0 = performance.now();
     blobs.commitTemp(tmp, key, true);
     timing.rename = performance.now() - r0;
     await fsyncPath(dir); // the rename itself
     timing.dirsync = performance.now() - r0 - timing.rename;
   } catch (e) {
-    await opening.catch(() => {});
-    if (file) closeSync(file.fd);
+    if (fd >= 0) closeSync(fd);
     rmSync(tmp, { force: true });
     throw e;
   }
   return { size, sha256: hasher.digest(), timing };
-}
-
-/** The key's directory (reporting the first one created, if any) and the empty temporary file. */
-async function createTemp(dir: string, tmp: string): Promise<{ fd: number; created: string | undefined }> {
-  const created = await mkdirAsync(dir, { recursive: true });
-  return { fd: await openAsync(tmp, "w", 0o600), created };
 }
 
 function writeAll(fd: number, bytes: Uint8Array): void {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FsBlobStore } from "../../src/store/fs-blob.ts";
@@ -61,5 +61,13 @@ describe("writeUpload", () => {
     const e = await writeUpload(blobs, "d/original", requestOf(chunks), 1000).catch((x) => x);
     expect(e).toBeInstanceOf(TooLarge);
     expect(readdirSync(join(root, "d"))).toEqual([]);
+  });
+
+  test("a key whose directory cannot be created rejects and leaves the store as it was", async () => {
+    writeFileSync(join(root, "e"), "a file where the key needs a directory");
+    const before = readdirSync(root).sort();
+    const e = await writeUpload(blobs, "e/original", requestOf(pieces([10]).chunks), 1000).catch((x) => x);
+    expect((e as NodeJS.ErrnoException).code).toMatch(/^(EEXIST|ENOTDIR)$/);
+    expect(readdirSync(root).sort()).toEqual(before);
   });
 });
