@@ -39,20 +39,30 @@ const clearBits = `
           WHERE org_key = ${orgKey("OLD.org_id")} AND doc_seq = OLD.doc_seq AND word = OLD.rowid >> 6 AND bits = 0
             AND term IN (SELECT term FROM (${termsOf("OLD")}) WHERE OLD.deleted_at IS NULL);`;
 
+/** doc_seq of a chunk set (org, document, generation): the existing one, else the next number. */
+export const DOC_SEQ = (org: string, doc: string, gen: string) => `COALESCE(
+          (SELECT s.doc_seq FROM chunks s WHERE s.org_id = ${org} AND s.document_id = ${doc}
+             AND s.generation = ${gen} AND s.doc_seq IS NOT NULL LIMIT 1),
+          (SELECT COALESCE(MAX(m.doc_seq), 0) + 1 FROM chunks m))`;
+
 /**
  * doc_seq assignment is unchanged from chunks-002 (see migrations.ts); the insert trigger then
- * reads the assigned number back. Updates that leave metadata, pages and liveness alone (a
- * body repair) skip the index.
+ * reads the assigned number back. It stands aside while bulk.ts writes a chunk set (a row in
+ * chunk_bulk), which does both for the whole set at once.
  */
-export const BIT_TRIGGERS = `
-      CREATE TRIGGER chunks_ins AFTER INSERT ON chunks BEGIN
-        UPDATE chunks SET doc_seq = COALESCE(NEW.doc_seq,
-          (SELECT s.doc_seq FROM chunks s WHERE s.org_id = NEW.org_id AND s.document_id = NEW.document_id
-             AND s.generation = NEW.generation AND s.doc_seq IS NOT NULL LIMIT 1),
-          (SELECT COALESCE(MAX(m.doc_seq), 0) + 1 FROM chunks m))
+export const INSERT_TRIGGER = `
+      CREATE TRIGGER chunks_ins AFTER INSERT ON chunks WHEN NOT EXISTS (SELECT 1 FROM chunk_bulk) BEGIN
+        UPDATE chunks SET doc_seq = COALESCE(NEW.doc_seq, ${DOC_SEQ("NEW.org_id", "NEW.document_id", "NEW.generation")})
         WHERE rowid = NEW.rowid;
         ${setBits("NEW", "(SELECT c.doc_seq FROM chunks c WHERE c.rowid = NEW.rowid)")}
       END;
+`;
+
+/**
+ * Updates that leave metadata, pages and liveness alone (a body repair) skip the index.
+ */
+export const BIT_TRIGGERS = `
+      ${INSERT_TRIGGER}
       CREATE TRIGGER chunks_upd AFTER UPDATE OF metadata, pages, deleted_at ON chunks
         WHEN OLD.metadata IS NOT NEW.metadata OR OLD.pages IS NOT NEW.pages OR (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL) BEGIN
         ${clearBits}
@@ -61,6 +71,23 @@ export const BIT_TRIGGERS = `
       CREATE TRIGGER chunks_del AFTER DELETE ON chunks BEGIN
         ${clearBits}
       END;
+`;
+
+/**
+ * The bits of the live chunks with rowids $lo..$hi in chunk set $seq, set by one grouped
+ * statement (a sum of distinct single bits is their OR). Those rowids are new, so their bits are
+ * not yet in any word: the counts add up.
+ */
+export const BITS_OF_RANGE = `
+      INSERT INTO chunk_bits (org_key, term, doc_seq, word, bits, n)
+        SELECT ${orgKey("$org")}, term, $seq, rid >> 6, sum(DISTINCT 1 << (rid & 63)), count(DISTINCT rid) FROM (
+          SELECT ${TERM} AS term, c.rowid AS rid
+            FROM chunks c, ${treeOf("c.metadata")} WHERE c.rowid BETWEEN $lo AND $hi AND c.doc_seq = $seq AND c.deleted_at IS NULL
+          UNION ALL SELECT 'g:' || p.value, c.rowid
+            FROM chunks c, json_each(CASE WHEN json_valid(c.pages) THEN c.pages ELSE '[]' END) p
+            WHERE c.rowid BETWEEN $lo AND $hi AND c.doc_seq = $seq AND c.deleted_at IS NULL AND p.type = 'integer')
+        WHERE term IS NOT NULL GROUP BY term, rid >> 6
+        ON CONFLICT (org_key, term, doc_seq, word) DO UPDATE SET bits = bits | excluded.bits, n = n + excluded.n;
 `;
 
 /** Builds chunk_bits from the chunks table. A sum of distinct single bits is their OR (and cannot overflow). */

@@ -4,6 +4,7 @@ import { orderedId } from "../../src/store/ids.ts";
 import { chunkService } from "../../src/chunks/service.ts";
 import { contains } from "../../src/chunks/containment.ts";
 import { BITS_REBUILD } from "../../src/chunks/bits-sql.ts";
+import { insertChunkSet } from "../../src/chunks/bulk.ts";
 import { tempDir } from "../helpers/server.ts";
 
 /**
@@ -11,6 +12,8 @@ import { tempDir } from "../helpers/server.ts";
  * to span many 64-chunk words (bit 63 is the sign bit of a SQLite integer), chunks patched,
  * soft-deleted, undeleted, hard-deleted and re-ingested; after all that the trigger-kept index
  * must equal a rebuild from scratch, and every search must equal containment over live chunks.
+ * Some chunk sets are written in bulk (bulk.ts, ingestion's path), one of them after row-by-row
+ * chunks of the same set, and go through the same edits.
  */
 let seed = 7;
 const rnd = () => {
@@ -38,7 +41,7 @@ const ORG = "00000000-0000-4000-8000-00000000000a";
 const CORPUS = "00000000-0000-4000-8000-00000000000b";
 const dir = tempDir("kbqa-bits-");
 let db: Db;
-const docs: string[] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+const docs: string[] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
 
 function insertChunks(doc: string, generation: number, n: number) {
   const ins = db.query(
@@ -51,6 +54,14 @@ function insertChunks(doc: string, generation: number, n: number) {
       ins.run(orderedId(), ORG, CORPUS, doc, generation, i, JSON.stringify(p ? [p] : []), p, JSON.stringify(meta()));
     }
   }).immediate();
+}
+
+function insertBulk(doc: string, generation: number, n: number, from = 0) {
+  insertChunkSet(db, { orgId: ORG, corpusId: CORPUS, documentId: doc, generation, createdAt: 0 },
+    Array.from({ length: n }, (_, i) => {
+      const p = Math.floor(rnd() * 5);
+      return { id: orderedId(), seq: from + i, pages: p ? [p] : [], hash: "h", metadata: meta(), body: "t" };
+    }));
 }
 
 beforeAll(() => {
@@ -66,6 +77,9 @@ beforeAll(() => {
   insertChunks(docs[0]!, 1, 300);
   insertChunks(docs[1]!, 1, 70);
   insertChunks(docs[2]!, 1, 9);
+  insertBulk(docs[3]!, 1, 200);
+  insertChunks(docs[2]!, 1, 5); // the same set again, row by row after the bulk one: same doc_seq
+  insertBulk(docs[2]!, 1, 70, 14);
   const all = db.query<{ rowid: number }, []>("SELECT rowid FROM chunks").all().map((r) => r.rowid);
   const some = (n: number) => Array.from({ length: n }, () => pick(all));
   for (const r of some(60)) db.query("UPDATE chunks SET metadata = ? WHERE rowid = ?").run(JSON.stringify(meta()), r);
@@ -74,9 +88,11 @@ beforeAll(() => {
   for (const r of some(10)) db.query("UPDATE chunks SET pages = '[4,9]', first_page = 4 WHERE rowid = ?").run(r);
   db.query("UPDATE chunks SET metadata = 'not json' WHERE rowid = ?").run(all[5]!);
   for (const r of some(15)) db.query("DELETE FROM chunks WHERE rowid = ?").run(r);
-  // Re-ingestion of the middle document: a new generation replaces the old chunk set.
+  // Re-ingestion: a new generation replaces the old chunk set.
   db.query("UPDATE documents SET generation = 2 WHERE id = ?").run(docs[1]!);
   insertChunks(docs[1]!, 2, 130);
+  db.query("UPDATE documents SET generation = 2 WHERE id = ?").run(docs[3]!);
+  insertBulk(docs[3]!, 2, 90);
 });
 afterAll(() => {
   db.close();
@@ -130,6 +146,10 @@ describe("metadata bitmap index", () => {
     const dump = () => db.query("SELECT org_key, term, doc_seq, word, bits, n FROM chunk_bits ORDER BY 1, 2, 3, 4").all();
     const kept = dump();
     expect(kept.some((r: any) => r.bits < 0)).toBe(true); // bit 63 exercised
+    // One doc_seq per (document, generation), however its rows were written.
+    const sets = db.query("SELECT document_id, generation, count(DISTINCT doc_seq) AS n FROM chunks GROUP BY 1, 2").all() as { n: number }[];
+    expect(sets.length).toBe(6);
+    expect(sets.every((r) => r.n === 1)).toBe(true);
     db.transaction(() => db.exec(BITS_REBUILD)).immediate();
     expect(dump()).toEqual(kept);
   });

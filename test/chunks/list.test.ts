@@ -15,7 +15,8 @@ beforeAll(async () => {
   // Inserted out of reading order on purpose: the summary (empty span) and page 1 come last.
   a = seedDocument(k, org.orgId, corpusId, [{ pages: [3] }, { pages: [2, 3] }, { pages: [1] }, { pages: [], metadata: { kind: "summary" } }]);
   b = seedDocument(k, org.orgId, corpusId, [{ pages: [1] }, { pages: [2] }]);
-});
+  // Starts a server and runs the CLI per organization: on a loaded 2-core machine that outlasts the default 5 s.
+}, 60_000);
 afterAll(() => k?.stop());
 
 describe("GET /v1/chunk/", () => {

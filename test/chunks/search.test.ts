@@ -35,7 +35,8 @@ beforeAll(async () => {
     { pages: [5], metadata: { kind: "chunk", authors: [{ name: "ann", role: "owner" }], nil: null } },
   ]);
   d3 = seedDocument(k, org.orgId, c2, [{ pages: [1], metadata: { kind: "chunk", lang: "en", "a.b": "dotted", "x[0]": "bracket" } }]);
-});
+  // Starts a server and runs the CLI per organization: on a loaded 2-core machine that outlasts the default 5 s.
+}, 60_000);
 afterAll(() => k?.stop());
 
 describe("GET /v1/chunk/q filters", () => {

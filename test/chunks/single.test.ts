@@ -11,7 +11,8 @@ beforeAll(async () => {
   k = await startKbqa();
   org = await k.org();
   corpusId = await newCorpus(org);
-});
+  // Starts a server and runs the CLI per organization: on a loaded 2-core machine that outlasts the default 5 s.
+}, 60_000);
 afterAll(() => k?.stop());
 
 const sql = <T>(f: (db: Database) => T): T => {

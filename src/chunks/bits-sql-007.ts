@@ -1,0 +1,82 @@
+import { TERM, treeOf } from "./terms.ts";
+
+/**
+ * FROZEN: the SQL of the applied migration chunks-007, kept verbatim (bits-sql.ts holds the
+ * current definitions). Do not edit.
+ */
+
+/**
+ * The metadata term index as bitmaps: chunk_bits holds, per (organization, term, chunk set,
+ * word), a 64-bit word whose bit b says "chunk rowid word*64+b carries the term". A chunk set's
+ * rows are written in one transaction, so its rowids are nearly contiguous and a term common to
+ * a document costs about one row per 64 chunks. Intersecting terms is then a merge of words
+ * and an AND per word instead of a probe per chunk; n is the word's popcount, so a one-term
+ * match is counted per document by a SQL sum over the index. Pages are terms too ('g:<page>').
+ * Bits exist only while the chunk is undeleted. Words are keyed by chunk rowid: chunks must
+ * never be renumbered (VACUUM INTO-style copies) without rebuilding chunk_bits.
+ */
+const orgKey = (col: string) => `COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = ${col}), 0)`;
+
+/**
+ * The terms of chunk `r`: its metadata's (terms.ts) and one per page of its span, 'g:<page>',
+ * so the page filter is a term like any other. Malformed JSON counts as none.
+ */
+const termsOf = (r: string) => `
+          SELECT ${TERM} AS term FROM ${treeOf(`${r}.metadata`)}
+          UNION ALL SELECT 'g:' || p.value FROM json_each(CASE WHEN json_valid(${r}.pages) THEN ${r}.pages ELSE '[]' END) p
+            WHERE p.type = 'integer'`;
+
+/** Sets the bits of chunk `r` (NEW or OLD), when it is live. */
+const setBits = (r: string, seq: string) => `
+        INSERT INTO chunk_bits (org_key, term, doc_seq, word, bits, n)
+          SELECT ${orgKey(`${r}.org_id`)}, term, ${seq}, ${r}.rowid >> 6, 1 << (${r}.rowid & 63), 1
+          FROM (${termsOf(r)}) WHERE ${r}.deleted_at IS NULL AND ${seq} IS NOT NULL AND term IS NOT NULL
+          ON CONFLICT (org_key, term, doc_seq, word) DO UPDATE
+            SET n = n + (bits & excluded.bits = 0), bits = bits | excluded.bits;`;
+
+/** Clears the bits chunk OLD had; a word left empty is removed. */
+const clearBits = `
+        UPDATE chunk_bits SET bits = bits & ~(1 << (OLD.rowid & 63)), n = n - 1
+          WHERE org_key = ${orgKey("OLD.org_id")} AND doc_seq = OLD.doc_seq AND word = OLD.rowid >> 6
+            AND bits & (1 << (OLD.rowid & 63)) <> 0
+            AND term IN (SELECT term FROM (${termsOf("OLD")}) WHERE OLD.deleted_at IS NULL);
+        DELETE FROM chunk_bits
+          WHERE org_key = ${orgKey("OLD.org_id")} AND doc_seq = OLD.doc_seq AND word = OLD.rowid >> 6 AND bits = 0
+            AND term IN (SELECT term FROM (${termsOf("OLD")}) WHERE OLD.deleted_at IS NULL);`;
+
+/**
+ * doc_seq assignment is unchanged from chunks-002 (see migrations.ts); the insert trigger then
+ * reads the assigned number back. Updates that leave metadata, pages and liveness alone (a
+ * body repair) skip the index.
+ */
+export const BIT_TRIGGERS = `
+      CREATE TRIGGER chunks_ins AFTER INSERT ON chunks BEGIN
+        UPDATE chunks SET doc_seq = COALESCE(NEW.doc_seq,
+          (SELECT s.doc_seq FROM chunks s WHERE s.org_id = NEW.org_id AND s.document_id = NEW.document_id
+             AND s.generation = NEW.generation AND s.doc_seq IS NOT NULL LIMIT 1),
+          (SELECT COALESCE(MAX(m.doc_seq), 0) + 1 FROM chunks m))
+        WHERE rowid = NEW.rowid;
+        ${setBits("NEW", "(SELECT c.doc_seq FROM chunks c WHERE c.rowid = NEW.rowid)")}
+      END;
+      CREATE TRIGGER chunks_upd AFTER UPDATE OF metadata, pages, deleted_at ON chunks
+        WHEN OLD.metadata IS NOT NEW.metadata OR OLD.pages IS NOT NEW.pages OR (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL) BEGIN
+        ${clearBits}
+        ${setBits("NEW", "NEW.doc_seq")}
+      END;
+      CREATE TRIGGER chunks_del AFTER DELETE ON chunks BEGIN
+        ${clearBits}
+      END;
+`;
+
+/** Builds chunk_bits from the chunks table. A sum of distinct single bits is their OR (and cannot overflow). */
+export const BITS_REBUILD = `
+      DELETE FROM chunk_bits;
+      INSERT INTO chunk_bits (org_key, term, doc_seq, word, bits, n)
+        SELECT ${orgKey("org_id")}, term, doc_seq, rid >> 6, sum(DISTINCT 1 << (rid & 63)), count(DISTINCT rid) FROM (
+          SELECT c.org_id, ${TERM} AS term, c.doc_seq, c.rowid AS rid
+            FROM chunks c, ${treeOf("c.metadata")} WHERE c.deleted_at IS NULL
+          UNION ALL SELECT c.org_id, 'g:' || p.value, c.doc_seq, c.rowid
+            FROM chunks c, json_each(CASE WHEN json_valid(c.pages) THEN c.pages ELSE '[]' END) p
+            WHERE c.deleted_at IS NULL AND p.type = 'integer')
+        WHERE term IS NOT NULL AND doc_seq IS NOT NULL GROUP BY org_id, term, doc_seq, rid >> 6;
+`;
