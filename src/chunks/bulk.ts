@@ -1,6 +1,7 @@
 import type { Statement } from "bun:sqlite";
 import type { Db } from "../store/db.ts";
 import { BITS_OF_RANGE, DOC_SEQ } from "./bits-sql.ts";
+import { bump } from "./epochs-sql.ts";
 
 /**
  * Writing a whole chunk set (one document generation) at once, for ingestion's commit. Row by
@@ -8,7 +9,7 @@ import { BITS_OF_RANGE, DOC_SEQ } from "./bits-sql.ts";
  * it, and upserts one index word per term of the chunk. Here the number is looked up once and
  * written with the rows, and the index words of the set come from one grouped statement. A row
  * in chunk_bulk, inside this transaction only, tells the trigger to stand aside; the result is
- * the same as inserting the rows one by one (bits.test.ts compares both with a rebuild).
+ * the same as inserting the rows one by one (the organization's search epoch is bumped once) (bits.test.ts compares both with a rebuild).
  */
 export interface NewChunk {
   id: string;
@@ -29,7 +30,7 @@ export interface ChunkSet {
 }
 
 /** Statements live as long as the connection: an INSERT INTO chunks compiles its triggers when prepared. */
-const prepared = new WeakMap<Db, Record<"seq" | "ins" | "set" | "bits" | "on" | "off", Statement>>();
+const prepared = new WeakMap<Db, Record<"seq" | "ins" | "set" | "bits" | "epoch" | "on" | "off", Statement>>();
 
 function statements(db: Db) {
   let s = prepared.get(db);
@@ -42,6 +43,7 @@ function statements(db: Db) {
       ),
       set: db.prepare("INSERT OR IGNORE INTO chunk_sets (doc_seq, org_id, document_id, generation) VALUES (?, ?, ?, ?)"),
       bits: db.prepare(BITS_OF_RANGE),
+      epoch: db.prepare(bump("$org")),
       on: db.prepare("INSERT INTO chunk_bulk (id) VALUES (1)"),
       off: db.prepare("DELETE FROM chunk_bulk"),
     };
@@ -69,6 +71,7 @@ export function insertChunkSet(db: Db, set: ChunkSet, chunks: NewChunk[]): void 
     }
     st.set.run(seq, set.orgId, set.documentId, set.generation);
     st.bits.run({ org: set.orgId, seq, lo, hi });
+    st.epoch.run({ org: set.orgId });
     st.off.run();
   })();
 }

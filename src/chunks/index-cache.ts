@@ -2,12 +2,13 @@ import type { Db } from "../store/db.ts";
 
 /**
  * What searches read again and again — a term's words, an organization's live chunk sets, the
- * confirmed hits of an inexact fragment — kept per connection for one state of the database.
- * The state is named by the connection's total_changes() (its own writes) and PRAGMA
- * data_version (commits by any other connection: ingestion workers, the CLI); both are read
- * inside the search's read transaction, so an entry always describes the snapshot the search
- * sees. Any write anywhere empties the cache: coarse, but it needs no bookkeeping on the write
- * path and cannot miss a change. Entries are kept least recently used first within a budget.
+ * grouped match, the confirmed hits of an inexact fragment — kept per connection and per
+ * organization for one value of the organization's change counter (chunk_epochs, epochs-sql.ts:
+ * bumped by triggers on every write to its chunks or to the liveness columns of its documents).
+ * The counter is read inside the search's read transaction, so an entry always describes the
+ * snapshot the search sees, whichever connection or process wrote; writes elsewhere (other
+ * organizations, usage, sessions) leave the entries alone. Entries are kept least recently used
+ * first within one budget for all organizations.
  */
 const BUDGET = 24 << 20;
 
@@ -16,7 +17,9 @@ interface Entry {
   bytes: number;
 }
 interface State {
-  version: string;
+  /** Counter value per organization key the entries were built for. */
+  versions: Map<number, number>;
+  /** Keyed by organization key, NUL, then what. */
   entries: Map<string, Entry>;
   bytes: number;
 }
@@ -30,35 +33,36 @@ export interface IndexCache {
   peek<T>(key: string): T | undefined;
 }
 
-/** The cache of db for its current state. Call inside the read transaction, after a first read. */
-export function indexCache(db: Db): IndexCache {
-  const version = db.query<{ v: string }, []>("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version) AS v").get()!.v;
-  let st = states.get(db);
-  if (!st || st.version !== version) {
-    st = { version, entries: new Map(), bytes: 0 };
-    states.set(db, st);
+/** The cache of db for one organization in its current state. Call inside the read transaction. */
+export function indexCache(db: Db, orgKey: number): IndexCache {
+  const version = db.query<{ v: number }, [number]>("SELECT v FROM chunk_epochs WHERE org_key = ?").get(orgKey)?.v ?? 0;
+  let s = states.get(db);
+  if (!s) states.set(db, (s = { versions: new Map(), entries: new Map(), bytes: 0 }));
+  const st = s;
+  const prefix = `${orgKey}\0`;
+  if (st.versions.get(orgKey) !== version) {
+    for (const [k, e] of st.entries) if (k.startsWith(prefix)) st.entries.delete(k), (st.bytes -= e.bytes);
+    st.versions.set(orgKey, version);
   }
-  const s = st;
   const peek = <T>(key: string): T | undefined => {
-    const e = s.entries.get(key);
+    const e = st.entries.get(prefix + key);
     if (!e) return undefined;
-    s.entries.delete(key);
-    s.entries.set(key, e);
+    st.entries.delete(prefix + key);
+    st.entries.set(prefix + key, e);
     return e.value as T;
   };
   return {
     peek,
     get<T>(key: string, build: () => { value: T; bytes: number }): T {
-      const hit = s.entries.get(key);
-      if (hit) return peek<T>(key)!;
+      if (st.entries.has(prefix + key)) return peek<T>(key)!;
       const { value, bytes } = build();
       if (bytes > BUDGET / 4) return value;
-      s.entries.set(key, { value, bytes });
-      s.bytes += bytes;
-      for (const [k, e] of s.entries) {
-        if (s.bytes <= BUDGET) break;
-        s.entries.delete(k);
-        s.bytes -= e.bytes;
+      st.entries.set(prefix + key, { value, bytes });
+      st.bytes += bytes;
+      for (const [k, e] of st.entries) {
+        if (st.bytes <= BUDGET) break;
+        st.entries.delete(k);
+        st.bytes -= e.bytes;
       }
       return value;
     },

@@ -4,6 +4,7 @@ import { BIT_TRIGGERS as BIT_TRIGGERS_005, BITS_REBUILD as BITS_REBUILD_005 } fr
 import { BIT_TRIGGERS as BIT_TRIGGERS_006, BITS_REBUILD as BITS_REBUILD_006 } from "./bits-sql-006.ts";
 import { BIT_TRIGGERS as BIT_TRIGGERS_007, BITS_REBUILD as BITS_REBUILD_007 } from "./bits-sql-007.ts";
 import { INSERT_TRIGGER } from "./bits-sql.ts";
+import { EPOCH_TRIGGERS } from "./epochs-sql.ts";
 
 /**
  * Keep doc_seq and chunk_terms in step with chunk writes. A chunk set gets the doc_seq of its
@@ -168,6 +169,15 @@ export const migrations: Migration[] = [
       CREATE TABLE chunk_bulk (id INTEGER PRIMARY KEY);
       DROP TRIGGER chunks_ins;
       ${INSERT_TRIGGER}
+    `,
+  },
+  {
+    // Per-organization change counters, so the search cache (index-cache.ts) survives writes
+    // that cannot change an organization's chunk search: other organizations, other tables.
+    id: "chunks-009",
+    sql: `
+      CREATE TABLE chunk_epochs (org_key INTEGER PRIMARY KEY, v INTEGER NOT NULL);
+      ${EPOCH_TRIGGERS}
     `,
   },
 ];

@@ -9,7 +9,7 @@ import { ALL } from "./terms.ts";
  * chunks per chunk set as words; counts are popcounts, liveness is checked once per chunk set
  * against documents, and the page is read from the few chunk sets it spans. Deep pages and
  * exact totals therefore cost one pass over ~1/64 of the matching chunks, never a per-row probe.
- * Term words and live sets come from index-cache.ts while the database is unchanged, so a
+ * Term words and live sets come from index-cache.ts while the organization's chunks are unchanged, so a
  * repeated or paged query does no index reads at all and allocates in proportion to the words,
  * not the chunks.
  */
@@ -67,7 +67,7 @@ const PROBE = 64;
 export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total: number; rows: ChunkRow[] } {
   const orgKey = db.query<{ k: number }, [string]>("SELECT rowid AS k FROM orgs WHERE id = ?").get(orgId)?.k ?? 0;
   if (f.hash !== undefined) return byHash(db, orgId, orgKey, f, o);
-  const cache = indexCache(db);
+  const cache = indexCache(db, orgKey);
   const cols = `c.rowid, c.id, c.document_id, c.corpus_id, c.pages, c.hash, c.metadata${o.body ? ", c.body" : ""}`;
 
   // A document filter pins the one live chunk set up front.
@@ -98,7 +98,7 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total
     // Inexact fragment: the terms narrowed the candidates; containment decides, in order. The
     // confirmed hits are kept, so paging through them tests each candidate once per state.
     const test = f.match.test;
-    const hits = cache.get(`h\0${orgKey}\0${f.match.key}\0${f.page}\0${seq}\0${corpus}`, () => {
+    const hits = cache.get(`h\0${f.match.key}\0${f.page}\0${seq}\0${corpus}`, () => {
       const g = groups(db, cache, orgId, orgKey, everything ? [[ALL]] : conds, seq, corpus);
       const ids = byRowids(rowids(g, 0, g.s.length), "c.rowid, c.metadata", "")
         .filter((r) => test(parse(r.metadata)))
@@ -109,7 +109,7 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total
   }
 
   // The grouped match is kept too: paging through it, or asking again, redoes no merge.
-  const g = cache.get(`g\0${orgKey}\0${JSON.stringify(conds)}\0${seq}\0${corpus}`, () => {
+  const g = cache.get(`g\0${JSON.stringify(conds)}\0${seq}\0${corpus}`, () => {
     const value = groups(db, cache, orgId, orgKey, everything ? [[ALL]] : conds, seq, corpus);
     return { value, bytes: bytesOf(value.x) + value.s.length * 32 };
   });
@@ -149,7 +149,7 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total
  * sets still in play.
  */
 function groups(db: Db, cache: IndexCache, orgId: string, orgKey: number, conds: string[][], seq: number | undefined, corpus: string | undefined): Groups {
-  const key = (t: string) => `w\0${orgKey}\0${t}`;
+  const key = (t: string) => `w\0${t}`;
   const sized = conds.map((terms) => ({
     terms,
     n: terms.reduce((a, t) => a + (cache.peek<Words>(key(t))?.n ?? termSize(db, orgKey, t)), 0),

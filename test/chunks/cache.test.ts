@@ -4,13 +4,16 @@ import { join } from "node:path";
 import { openDb, type Db } from "../../src/store/db.ts";
 import { orderedId } from "../../src/store/ids.ts";
 import { chunkService } from "../../src/chunks/service.ts";
+import { insertChunkSet } from "../../src/chunks/bulk.ts";
+import { BITS_REBUILD } from "../../src/chunks/bits-sql.ts";
 import { tempDir } from "../helpers/server.ts";
 
 /**
  * Searches keep what they read (words, live chunk sets, confirmed inexact hits) for one state of
  * the database. Every kind of write must show in the very next search: through the service's
  * own connection and through another one (ingestion workers, the CLI), to chunks and to the
- * documents that decide liveness.
+ * documents that decide liveness. Writes that cannot change an organization's results (another
+ * organization, another table) leave its entries in place.
  */
 const ORG = "00000000-0000-4000-8000-0000000000c1";
 const OTHER = "00000000-0000-4000-8000-0000000000c2";
@@ -49,7 +52,7 @@ const find = (json: unknown, extra: Record<string, unknown> = {}) => {
 
 beforeAll(() => {
   db = openDb(dir.path);
-  other = new Database(join(dir.path, "kbqa.sqlite"));
+  other = new Database(join(dir.path, "kbqa.sqlite"), { strict: true });
   other.exec("PRAGMA busy_timeout = 10000");
   for (const o of [ORG, OTHER]) db.query("INSERT INTO orgs (id, name, created_at) VALUES (?, 'o', 0)").run(o);
   for (const c of [CORPUS, CORPUS2]) db.query("INSERT INTO corpora (id, org_id, name, created_at, updated_at) VALUES (?, ?, 'c', 0, 0)").run(c, ORG);
@@ -101,5 +104,34 @@ describe("search cache", () => {
     await svc.remove(ORG, d.chunkIds[0]!);
     expect(find({ m: 1 })).toEqual({ total: 2, ids: d.chunkIds.slice(1) });
     expect(svc.search(ORG, { json: JSON.stringify({ m: 1 }), documentId: d.id, pageSize: 1, pageIndex: 1 }).items.map((c) => c.id)).toEqual([d.chunkIds[2]!]);
+  });
+
+  test("a chunk set written in bulk by another connection shows in the next search", () => {
+    const doc = crypto.randomUUID();
+    other.query(
+      `INSERT INTO documents (id, org_id, corpus_id, filename, content_type, status, created_at, updated_at, blob_key, generation)
+       VALUES (?, ?, ?, 'f.md', 'text/markdown', 'READY', 0, 0, 'k', 1)`,
+    ).run(doc, ORG, CORPUS);
+    expect(find({ bulk: 1 })).toEqual({ total: 0, ids: [] });
+    const ids = [orderedId(), orderedId()];
+    insertChunkSet(other, { orgId: ORG, corpusId: CORPUS, documentId: doc, generation: 1, createdAt: 0 },
+      ids.map((id, i) => ({ id, seq: i, pages: [1], hash: "h", metadata: { bulk: 1 }, body: "t" })));
+    expect(find({ bulk: 1 })).toEqual({ total: 2, ids });
+  });
+
+  test("entries survive writes elsewhere and go with the organization's next chunk write", () => {
+    const d = addDocument(ORG, CORPUS, [{ keep: 1 }, { keep: 1 }]);
+    expect(find({ keep: 1 })).toEqual({ total: 2, ids: d.chunkIds });
+    // Emptying the index behind the triggers' back bumps no counter: the kept words still answer.
+    other.query("DELETE FROM chunk_bits WHERE term LIKE 'p:$.keep%'").run();
+    addDocument(OTHER, CORPUS, [{ keep: 1 }]);
+    other.query("UPDATE orgs SET name = 'renamed' WHERE id = ?").run(ORG);
+    expect(find({ keep: 1 })).toEqual({ total: 2, ids: d.chunkIds });
+    // Any write to this organization's chunks starts over from the (now empty) index.
+    other.query("UPDATE chunks SET metadata = ? WHERE id = ?").run(JSON.stringify({ other: 1 }), d.chunkIds[0]!);
+    expect(find({ keep: 1 })).toEqual({ total: 0, ids: [] });
+    other.transaction(() => other.exec(BITS_REBUILD)).immediate();
+    other.query("UPDATE documents SET status = 'READY' WHERE id = ?").run(d.id);
+    expect(find({ keep: 1 })).toEqual({ total: 1, ids: [d.chunkIds[1]!] });
   });
 });
