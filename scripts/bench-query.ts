@@ -158,8 +158,11 @@ try {
         phases.push(timings);
         return out;
       });
+      // The same step on the previous search path: LanceDB's IVF index at ANN_SEARCH for vectors.
+      const viaIvf = { db, models, vectors: { ...lance, searchVector: (o: string, c: string[], v: Float32Array, n: number) => lance.searchVector(o, c, v, n, { ann: ANN_SEARCH }) } };
       const rows: [string, { xs: number[]; cpu: number }][] = [
         ["full retrieval step (embed + 2 searches + RRF + live filter + load + passages)", full],
+        ...(ann ? [[`baseline: the same full step, vectors from LanceDB ${kind} ${ANN_SEARCH.probeFraction * 100} % (previous path)`, await time(Q, (i) => retrieve(viaIvf, ORG, [CORPUS], qs[i]!, { topK: 8 }).then(toPassages))] as [string, { xs: number[]; cpu: number }]] : []),
         ["baseline: raw vector search, driver (in-memory copy) (limit 32)", await time(Q, (i) => lance.searchVector(ORG, [CORPUS], qv[i]!, 32))],
         ...(ann ? [[`baseline: raw vector search, LanceDB ${kind} ${ANN_SEARCH.probeFraction * 100} % (limit 32)`, await time(Q, (i) => lance.searchVector(ORG, [CORPUS], qv[i]!, 32, { ann: ANN_SEARCH }))] as [string, { xs: number[]; cpu: number }]] : []),
         ["baseline: raw vector search, LanceDB exact (limit 32)", await time(Q, (i) => lance.searchVector(ORG, [CORPUS], qv[i]!, 32, { exact: true }))],

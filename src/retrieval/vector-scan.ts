@@ -37,7 +37,7 @@ export interface VectorScan {
   search(orgId: string, corpusIds: string[], vector: ArrayLike<number>, limit: number): VectorHit[];
 }
 
-/** Above this many bytes of vectors (about 2.8 million rows of 384 dimensions) the copy gives up. */
+/** Above this many bytes of vectors and residuals (about 1.4 million rows of 384 dimensions) the copy gives up. */
 export const SCAN_MAX_BYTES = 1 << 30;
 const PAGE = 65536;
 const I8_MAX = 127;
@@ -91,7 +91,7 @@ export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES): Vecto
   };
   const grow = (want: number): boolean => {
     if (want <= cap) return true;
-    const most = Math.floor(maxBytes / stride);
+    const most = Math.floor(maxBytes / (stride + dims));
     if (want > most) return false;
     const next = Math.min(most, Math.max(want, cap * 2, 1024));
     const widen = <T extends Float32Array | Int32Array | Int8Array>(a: T, make: (n: number) => T): T => {

@@ -63,8 +63,10 @@ export type AnnKind = "ivf-flat" | "ivf-hnsw-sq" | "ivf-pq";
 /**
  * IVF_FLAT: partitions by k-means, full vectors inside, so distances are exact and recall
  * depends on the probed share alone. The sweep of scripts/bench-query.ts chose it over
- * IVF_PQ (recall@10 ≤ 0.42 even re-ranking ×10: PQ codes cannot rank hashed-feature vectors)
- * and IVF_HNSW_SQ (0.87–0.91 at refine ×10, slower, a 280 s build against 14 s).
+ * IVF_PQ (recall@10 ≤ 0.42 even re-ranking ×10: PQ codes cannot rank hashed-feature vectors),
+ * IVF_HNSW_SQ (0.87–0.91 at refine ×10, slower, a 280 s build against 14 s) and IVF_RQ
+ * (0.60–0.89 at 90 % of partitions, refine ×10–30). Since the in-memory copy answers, this
+ * index only serves while the copy loads or where it is unavailable.
  */
 export const ANN_KIND: AnnKind = "ivf-flat";
 

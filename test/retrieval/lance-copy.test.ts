@@ -2,7 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openLanceIndex, type LanceIndex } from "../../src/store/lance.ts";
+import * as lancedb from "@lancedb/lancedb";
+import { openLanceIndex, tableNameFor, type LanceIndex } from "../../src/store/lance.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
 
@@ -79,6 +80,22 @@ describe("in-memory copy of a LanceDB table", () => {
     await writes;
     await expectSameAsExact(ix);
     expect((await ix.searchVector(orgB, [c1], extra[3]!.vector, 1))[0]!.chunkId).toBe(extra[3]!.chunkId);
+  });
+
+  test("answers from memory: a row deleted behind the driver's back is still proposed, LanceDB's exact search no longer has it", async () => {
+    const target = (await ix.searchVector(orgB, [c1], vec(), 1))[0]!;
+    const conn = await lancedb.connect(dir);
+    const table = await conn.openTable(tableNameFor("copy-test"));
+    await table.delete(`chunkId = '${target.chunkId}'`);
+    table.close();
+    conn.close();
+    const ids = async (exact: boolean) => (await ix.searchVector(orgB, [c1], vec(), 10_000, { exact })).map((h) => h.chunkId);
+    expect(await ids(false)).toContain(target.chunkId);
+    await ix.close();
+    ix = await openLanceIndex(dir, "copy-test", DIMS);
+    expect(await ix.vectorCopyReady()).toBe(true);
+    expect(await ids(false)).not.toContain(target.chunkId);
+    await expectSameAsExact(ix);
     await ix.close();
   });
 });

@@ -66,7 +66,7 @@ describe("in-memory vector scan", () => {
       const exact = rows.map((r) => ({ id: r.chunkId, s: cosine(q, r.vector) })).sort((a, b) => b.s - a.s).slice(0, 10);
       const got = scan.search(ORG_A, ["c1"], q, 10);
       expect(got.length).toBe(10);
-      got.forEach((h, i) => expect(Math.abs(h.score - cosine(q, rows[Number(h.chunkId.slice(6))]!.vector))).toBeLessThan(1e-4));
+      got.forEach((h) => expect(Math.abs(h.score - cosine(q, rows[Number(h.chunkId.slice(6))]!.vector))).toBeLessThan(1e-4));
       same += got.filter((h, i) => h.chunkId === exact[i]!.id).length;
     }
     expect(same).toBe(300);
@@ -146,7 +146,7 @@ describe("in-memory vector scan", () => {
     expect(scan.search(ORG_A, ["c1"], randomVector(dims), 0)).toEqual([]);
     expect(() => scan.upsert([row({ vector: randomVector(dims + 1) }, 3)])).toThrow("dimensions");
 
-    const small = createVectorScan(dims, 64 * 1500)!; // room for 1,500 rows of 64 bytes
+    const small = createVectorScan(dims, (64 + 40) * 1500)!; // room for 1,500 rows: 64 bytes (padded) + 40 of residuals
     expect(small.upsert(Array.from({ length: 1000 }, (_, i) => row({ vector: randomVector(dims) }, i)))).toBe(true);
     expect(small.upsert(Array.from({ length: 1000 }, (_, i) => row({ vector: randomVector(dims) }, 5000 + i)))).toBe(false);
     expect(small.size).toBe(1000);
