@@ -395,8 +395,9 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     },
     async searchVector(orgId, corpusIds, vector, limit, opts: VectorSearchOptions = {}) {
       if (!corpusIds.length || limit <= 0) return [];
+      const where = scope(orgId, corpusIds); // validates the ids on both paths
       if (scan && !opts.exact && !opts.ann) return scan.search(orgId, corpusIds, vector, limit);
-      let q = table.vectorSearch(Array.from(vector)).distanceType("cosine").where(scope(orgId, corpusIds));
+      let q = table.vectorSearch(Array.from(vector)).distanceType("cosine").where(where);
       if (opts.exact) q = q.bypassVectorIndex();
       else if (hasAnn) {
         const ann = { ...ANN_SEARCH, ...opts.ann };
