@@ -7,8 +7,11 @@
  * Why a scan: the built-in hashing embedder's vectors hardly cluster, so LanceDB's IVF indexes
  * must probe ~90 % of their partitions to keep recall, and the scan of 100,000 × 384 int8 values
  * takes a few milliseconds instead of ~35 ms. Quantisation is the only approximation: each stored
- * vector is scaled to its own largest component (127) and the query to 16 bits, so cosine
- * scores are off by about 1e-3 and only near-ties can swap. A quarter of the float32 memory.
+ * vector is scaled to its own largest component (127) and the query to 16 bits, so the scan's
+ * cosine scores are off by up to ~2e-3 (measured), enough to swap near-ties. The best
+ * 2 × limit + 16 rows are therefore ranked again with each value's rounding residual (kept as
+ * int8 in 1/254 steps outside the kernel's memory): scores within ~1e-5, and recall@10 against
+ * exact search was 1.000 at 100,000 chunks. Memory: 2 bytes per dimension and row, half of float32.
  *
  * Rows are grouped by organization and corpus: a search reads the rows of the asked corpora of
  * the asked organization and no other.
