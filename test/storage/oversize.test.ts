@@ -94,5 +94,5 @@ describe("maximum upload size", () => {
       await s2.stop();
       (await import("node:fs")).rmSync(s1.dataDir, { recursive: true, force: true });
     }
-  });
+  }, 60_000); // two servers of its own, one after the other
 });
