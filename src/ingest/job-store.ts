@@ -8,6 +8,7 @@
  */
 import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "../store/db.ts";
+import { insertChunkSet } from "../chunks/bulk.ts";
 import { recordUsage } from "../usage/record.ts";
 
 const statements = new WeakMap<Db, Map<string, Statement>>();
@@ -145,14 +146,9 @@ function commitOne(db: Db, job: JobRow, f: ReadyFields, now: number): boolean {
   }
   sql(db, "DELETE FROM chunks WHERE org_id = ? AND document_id = ? AND generation = ?").run(
     job.org_id, job.document_id, job.generation);
-  const ins = sql(db,
-    `INSERT INTO chunks (id, org_id, corpus_id, document_id, generation, seq, pages, first_page, hash, metadata, body, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  for (const c of f.chunks) {
-    ins.run(c.id, job.org_id, f.corpusId, job.document_id, job.generation, c.seq, JSON.stringify(c.pages),
-      c.pages[0] ?? 0, c.hash, JSON.stringify({ kind: c.kind }), c.text, now);
-  }
+  // The whole set at once: its search index is written by one grouped statement (chunks/bulk.ts).
+  insertChunkSet(db, { orgId: job.org_id, corpusId: f.corpusId, documentId: job.document_id, generation: job.generation, createdAt: now },
+    f.chunks.map((c) => ({ id: c.id, seq: c.seq, pages: c.pages, hash: c.hash, metadata: { kind: c.kind }, body: c.text })));
   sql(db,
     `UPDATE documents SET status = 'READY', status_msg = NULL, tokens = ?, nb_words = ?, nb_pages = ?, lang = ?,
        summary = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
