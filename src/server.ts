@@ -6,7 +6,7 @@ import { systemClock, type Clock } from "./store/time.ts";
 import { buildApp, buildServices } from "./http/app.ts";
 import { createModelRegistry } from "./models/registry.ts";
 import { FsBlobStore } from "./store/fs-blob.ts";
-import { openVectorIndex, startIngestion } from "./ingest/start.ts";
+import { openVectorIndex, startIngestion, startVectorIndexing } from "./ingest/start.ts";
 import { join } from "node:path";
 import { startIdleMaintenance } from "./runtime/idle.ts";
 
@@ -33,6 +33,9 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   const blobs = new FsBlobStore(join(config.dataDir, "blobs"));
   const vectors = await openVectorIndex(config, models, db);
   closers.push(() => vectors.close());
+  // The approximate index is LanceDB's fallback while the in-memory vector copy loads or where it
+  // cannot be kept (store/lance.ts); built in the background from ANN_MIN_ROWS rows.
+  closers.push(startVectorIndexing(vectors, stderrLogger));
   const ctx: AppContext = { config, db, clock, log: stderrLogger, models, blobs, vectors, onClose: (fn) => closers.push(fn) };
   const services = await buildServices(ctx);
   const app = buildApp(ctx, services);
