@@ -440,17 +440,19 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   };
 }
 
-/** The rows of one Arrow batch of the table for the in-memory copy; vectors are views, not copies. */
-function scanRows(batch: { numRows: number; getChild(name: string): { get(i: number): unknown; data: readonly unknown[] } | null }, dims: number): ScanRow[] {
+/** The rows of one Arrow batch of the table for the in-memory copy; vectors are views, not copies. Exported for its test. */
+export function scanRows(batch: { numRows: number; getChild(name: string): { get(i: number): unknown; data: readonly unknown[] } | null }, dims: number): ScanRow[] {
   const col = (name: string) => batch.getChild(name)!;
   const [chunk, org, corpus, doc, gen, vec] = ["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"].map(col) as ReturnType<typeof col>[];
-  // One contiguous Float32 child (what LanceDB returns): row i is values[(offset + i) × dims …].
-  const data = vec!.data.length === 1 ? (vec!.data[0] as { offset: number; children: { offset: number; values: unknown }[] }) : undefined;
-  const child = data?.children[0];
-  const values = child?.values instanceof Float32Array ? child.values : undefined;
+  // One contiguous Float32 child (what LanceDB returns). Arrow slices a fixed-size list's child
+  // together with its buffer (values already start at the slice; `offset` is bookkeeping), so
+  // row i is values[i × dims …] whether or not the batch is a slice.
+  const data = vec!.data.length === 1 ? (vec!.data[0] as { children: { values: unknown }[] }) : undefined;
+  const raw = data?.children[0]?.values;
+  const values = raw instanceof Float32Array && raw.length >= batch.numRows * dims ? raw : undefined;
   const out: ScanRow[] = [];
   for (let i = 0; i < batch.numRows; i++) {
-    const at = values ? child!.offset + (data!.offset + i) * dims : 0;
+    const at = i * dims;
     out.push({
       chunkId: String(chunk!.get(i)), orgId: String(org!.get(i)), corpusId: String(corpus!.get(i)),
       documentId: String(doc!.get(i)), generation: Number(gen!.get(i)),
