@@ -18,7 +18,19 @@ export async function corpus(o: Org, name = "docs"): Promise<string> {
   return r.body.id;
 }
 
-export async function init(o: Org, body: Record<string, unknown>): Promise<ApiResult<Init>> {
+/** The error body of every non-2xx answer (SPEC error format). */
+export interface ErrorBody {
+  timestamp: string;
+  status: number;
+  error: string;
+  message: string;
+  path: string;
+}
+
+/** An Init on 200, an ErrorBody otherwise; the tests read whichever the status says. */
+export type InitAnswer = Init & Partial<ErrorBody>;
+
+export async function init(o: Org, body: Record<string, unknown>): Promise<ApiResult<InitAnswer>> {
   return o.api("POST", "/v1/doc/init", { filename: "a.txt", contentType: "text/plain", ...body });
 }
 
@@ -31,7 +43,7 @@ export async function initOk(o: Org, body: Record<string, unknown>): Promise<Ini
 export async function put(url: string, data: string | Uint8Array, contentType: string | null = "text/plain", extra: Record<string, string> = {}) {
   const headers: Record<string, string> = { ...extra };
   if (contentType !== null) headers["content-type"] = contentType;
-  const r = await fetch(url, { method: "PUT", body: data, headers });
+  const r = await fetch(url, { method: "PUT", body: data as BodyInit, headers });
   return { status: r.status, text: await r.text(), headers: r.headers };
 }
 

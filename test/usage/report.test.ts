@@ -28,11 +28,12 @@ afterAll(() => {
 
 let orgN = 0;
 const freshOrg = () => `org-${++orgN}`;
-const ev = (e: Partial<UsageEvent> & { at: string }): UsageEvent =>
+const ev = (e: Partial<Omit<UsageEvent, "at">> & { at: string }): UsageEvent =>
   ({ metric: "posts", op: "created", amount: 1, userId: "u1", corpusId: null, source: null, ...e, at: ms(e.at) }) as UsageEvent;
 
 /** The series bucket whose `from` is the given day, or undefined. */
-const bucket = (r: { series: { from: string }[] }, day: string) => r.series.find((b) => b.from === `${day}T00:00:00.000Z`);
+const bucket = <B extends { from: string }>(r: { series: B[] }, day: string): B | undefined =>
+  r.series.find((b) => b.from === `${day}T00:00:00.000Z`);
 
 describe("events on bucket edges", () => {
   const CASES: { tf: Timeframe; now: string; last: string; inLast: string; inProgress: string; beforeRange: string; first: string }[] = [

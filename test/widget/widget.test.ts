@@ -88,7 +88,8 @@ test("an RSA JWT is refused on every widget path, from this organization or anot
   const jwtA = await a.jwt();
   const jwtB = await b.jwt();
   for (const [method, path, body] of calls) {
-    for (const headers of [{ authorization: `Bearer ${jwtA}` }, { authorization: `Bearer ${jwtB}` }, {}]) {
+    const variants: Record<string, string>[] = [{ authorization: `Bearer ${jwtA}` }, { authorization: `Bearer ${jwtB}` }, {}];
+    for (const headers of variants) {
       const r = await k.request(method, path, body, headers);
       expect([method, path, r.status, r.body.status]).toEqual([method, path, 403, 403]);
     }
