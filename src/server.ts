@@ -47,7 +47,10 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   });
   app.onRequest(() => idle.touch());
   closers.push(() => idle.stop());
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + 1024 * 1024 });
+  // Bun closes a connection whose request has sent nothing for idleTimeout seconds (Elysia passes
+  // 30), even while the handler is still working: a summary wait (30 s by default) or an answer
+  // from a local model on a loaded machine ended in a dropped socket. 255 s is Bun's maximum.
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + 1024 * 1024, idleTimeout: 255 });
   const server = app.server!;
   let stopping: Promise<void> | undefined;
   return {
