@@ -123,14 +123,17 @@ export async function writeBatch(d: IngestDeps, prepared: Prepared): Promise<Job
   try {
     setStages(d.db, ready.map(({ p }) => ({ job: p.job, done: 0, total: p.fields.chunks.length })), "indexing");
     // Markdown blobs and vectors are independent; both precede the commit. The replacements are
-    // issued in one synchronous loop so the driver applies them as one delete and one add.
-    await Promise.all([
+    // issued in one synchronous loop so the driver applies them as one delete and one add. All
+    // writes settle before a failure is reported, so none is still running once the jobs requeue.
+    const written = await Promise.allSettled([
       ...ready.map(({ p }) => putDerived(d.blobs, markdownKey(p.job.org_id, p.job.document_id, p.job.generation), p.parsed.markdown)),
       ...ready.map(({ p }) => d.vectors.replaceDocument(p.job.org_id, p.job.document_id, p.fields.chunks.map((c, i) => ({
         chunkId: c.id, orgId: p.job.org_id, corpusId: p.doc.corpus_id, documentId: p.job.document_id,
         generation: p.job.generation, text: c.text, vector: p.vectors[i]!,
       })))),
     ]);
+    const failed = written.find((w) => w.status === "rejected");
+    if (failed) throw failed.reason;
     // Committed in slices with yields between: each document is still atomic on its own, and a
     // large batch does not hold the event loop for the whole of its inserts.
     const committed: boolean[] = [];
