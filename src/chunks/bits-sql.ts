@@ -9,6 +9,9 @@ import { TERM, treeOf } from "./terms.ts";
  * match is counted per document by a SQL sum over the index. Pages are terms too ('g:<page>').
  * Bits exist only while the chunk is undeleted. Words are keyed by chunk rowid: chunks must
  * never be renumbered (VACUUM INTO-style copies) without rebuilding chunk_bits.
+ *
+ * The update and delete triggers in force are those of chunks-007 (bits-sql-007.ts); this file
+ * holds what the current code still builds from: the insert trigger, bulk writes, the rebuild.
  */
 const orgKey = (col: string) => `COALESCE((SELECT o.rowid FROM orgs o WHERE o.id = ${col}), 0)`;
 
@@ -29,16 +32,6 @@ const setBits = (r: string, seq: string) => `
           ON CONFLICT (org_key, term, doc_seq, word) DO UPDATE
             SET n = n + (bits & excluded.bits = 0), bits = bits | excluded.bits;`;
 
-/** Clears the bits chunk OLD had; a word left empty is removed. */
-const clearBits = `
-        UPDATE chunk_bits SET bits = bits & ~(1 << (OLD.rowid & 63)), n = n - 1
-          WHERE org_key = ${orgKey("OLD.org_id")} AND doc_seq = OLD.doc_seq AND word = OLD.rowid >> 6
-            AND bits & (1 << (OLD.rowid & 63)) <> 0
-            AND term IN (SELECT term FROM (${termsOf("OLD")}) WHERE OLD.deleted_at IS NULL);
-        DELETE FROM chunk_bits
-          WHERE org_key = ${orgKey("OLD.org_id")} AND doc_seq = OLD.doc_seq AND word = OLD.rowid >> 6 AND bits = 0
-            AND term IN (SELECT term FROM (${termsOf("OLD")}) WHERE OLD.deleted_at IS NULL);`;
-
 /** doc_seq of a chunk set (org, document, generation): the existing one, else the next number. */
 export const DOC_SEQ = (org: string, doc: string, gen: string) => `COALESCE(
           (SELECT s.doc_seq FROM chunks s WHERE s.org_id = ${org} AND s.document_id = ${doc}
@@ -55,21 +48,6 @@ export const INSERT_TRIGGER = `
         UPDATE chunks SET doc_seq = COALESCE(NEW.doc_seq, ${DOC_SEQ("NEW.org_id", "NEW.document_id", "NEW.generation")})
         WHERE rowid = NEW.rowid;
         ${setBits("NEW", "(SELECT c.doc_seq FROM chunks c WHERE c.rowid = NEW.rowid)")}
-      END;
-`;
-
-/**
- * Updates that leave metadata, pages and liveness alone (a body repair) skip the index.
- */
-export const BIT_TRIGGERS = `
-      ${INSERT_TRIGGER}
-      CREATE TRIGGER chunks_upd AFTER UPDATE OF metadata, pages, deleted_at ON chunks
-        WHEN OLD.metadata IS NOT NEW.metadata OR OLD.pages IS NOT NEW.pages OR (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL) BEGIN
-        ${clearBits}
-        ${setBits("NEW", "NEW.doc_seq")}
-      END;
-      CREATE TRIGGER chunks_del AFTER DELETE ON chunks BEGIN
-        ${clearBits}
       END;
 `;
 
