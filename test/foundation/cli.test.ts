@@ -58,6 +58,10 @@ describe("operator CLI", () => {
     const badPort = await runCli(["serve", "--port", "abc"]);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain("--port");
+    for (const v of ["-5", "abc", "1.5"]) {
+      const badIdle = await runCli(["serve", "--worker-idle-ms", v]);
+      expect([badIdle.code, badIdle.stderr.includes("--worker-idle-ms")]).toEqual([2, true]);
+    }
     const help = await runCli(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("key add");
