@@ -1,7 +1,7 @@
 // Query latency without answer generation: embed + vector search + BM25 search + RRF fusion +
 // live filter + chunk load + prompt passages, at 10,000 and 100,000 chunks, with the time of
 // each phase. The driver searches vectors in its in-memory copy (int8 scan + re-ranking,
-// src/retrieval/vector-scan.ts). Baselines in the same run: the bare driver vector search,
+// src/store/vector-scan.ts). Baselines in the same run: the bare driver vector search,
 // LanceDB's exact search, LanceDB's IVF index (from ANN_MIN_ROWS rows; the driver's previous
 // search path) and the bare BM25 search. recall@10 is measured against LanceDB's exact search
 // (bypassVectorIndex, same filter) in the same run, for the in-memory copy and for a sweep of

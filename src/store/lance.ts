@@ -15,7 +15,7 @@
  * a small tenant in a big table still gets its topK), so bitmap indexes on orgId and corpusId
  * keep it from scanning both string columns of every row on each query (scalarIndexes()).
  *
- * Vector search: an in-memory copy of the table's vectors (retrieval/vector-scan.ts, int8 with a
+ * Vector search: an in-memory copy of the table's vectors (vector-scan.ts, int8 with a
  * re-ranking on residuals) answers once it is loaded. It is filled from the table in the write
  * queue right after opening, so no write interleaves with the load, and every write applies to
  * it once LanceDB has committed it; a failed write drops the copy and loads it again. Until it
@@ -27,7 +27,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from "apache-arrow";
 import { isUuid } from "./ids.ts";
 import type { VectorHit, VectorIndex, VectorRecord } from "./vector.ts";
-import { createVectorScan, type ScanRow, type VectorScan } from "../retrieval/vector-scan.ts";
+import { createVectorScan, type ScanRow, type VectorScan } from "./vector-scan.ts";
 
 const OPTIMIZE_EVERY = 25;
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { dotKernel } from "../../src/retrieval/simd-dot.ts";
-import { createVectorScan, type ScanRow } from "../../src/retrieval/vector-scan.ts";
+import { dotKernel } from "../../src/store/simd-dot.ts";
+import { createVectorScan, type ScanRow } from "../../src/store/vector-scan.ts";
 
 let seed = 7;
 const rand = () => {

@@ -16,7 +16,7 @@
  * Rows are grouped by organization and corpus: a search reads the rows of the asked corpora of
  * the asked organization and no other.
  */
-import type { VectorHit } from "../store/vector.ts";
+import type { VectorHit } from "./vector.ts";
 import { dotKernel, type DotKernel } from "./simd-dot.ts";
 import { best, fineDot, I8_MAX, norm2, quantize, quantizeRow } from "./quantize.ts";
 
