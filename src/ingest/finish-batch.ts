@@ -41,6 +41,12 @@ export type Prepared = (PreparedJob | JobResult)[];
 
 export const isPrepared = (r: PreparedJob | JobResult): r is PreparedJob => "fields" in r;
 
+/** Whether preparing this document is bookkeeping only: its worker made the summary and every vector the table needs. */
+export function preparedByWorker(d: IngestDeps, item: ParsedJob): boolean {
+  const e = item.enriched;
+  return !!e?.vectors && e.summary !== undefined && e.tokens !== undefined && offloadPlan(d.models, d.vectors).embed;
+}
+
 export async function prepareBatch(d: IngestDeps, items: ParsedJob[]): Promise<Prepared> {
   const out: Prepared = new Array(items.length);
   // Vectors of the worker are used only while they still match the table(s) written (a rebuild

@@ -8,8 +8,10 @@
  *
  * Full text: an FTS (BM25) index on `text` is created with the first rows. Lance searches rows
  * added after the index was built with a flat scan, so a chunk is findable by text right after
- * add(); optimize() (run in the background every OPTIMIZE_EVERY writes) folds new rows into the
- * index, compacts small fragments and drops old versions.
+ * add(); optimize() folds new rows into the index, compacts small fragments and drops old
+ * versions. It runs once a burst of writes has settled (FTS_SETTLE_MS), every OPTIMIZE_EVERY
+ * writes, and, on a table of up to FTS_SYNC_MAX_ROWS rows, before a text search that would
+ * otherwise see rows the index has not folded in (see FTS_SYNC_MAX_ROWS for why).
  *
  * Every search filters by organization and corpus. The filter runs BEFORE the search (prefilter:
  * a small tenant in a big table still gets its topK), so bitmap indexes on orgId and corpusId
@@ -24,18 +26,21 @@
  * ANN_SEARCH; rows added after the build are scanned exactly until optimize() folds them in).
  */
 import * as lancedb from "@lancedb/lancedb";
-import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from "apache-arrow";
 import { isUuid } from "./ids.ts";
 import type { VectorHit, VectorIndex, VectorRecord } from "./vector.ts";
-import { createVectorScan, type ScanRow, type VectorScan } from "./vector-scan.ts";
+import { chunkSchema, scanRows, toArrowTable } from "./lance-rows.ts";
+import { createVectorScan, type VectorScan } from "./vector-scan.ts";
 
 const OPTIMIZE_EVERY = 25;
 /**
  * Rows added after the FTS index was built are searched by a flat scan whose BM25 statistics are
- * not those of the index, so their scores cannot be compared with indexed rows' scores: right
- * after ingestion, a short passage could rank below a worse match. Up to this many rows the index
- * is brought up to date inside every write, before the document is reported READY; above it,
- * every OPTIMIZE_EVERY writes and shortly after a burst of writes ends.
+ * not those of the index, so their scores cannot be compared with indexed rows' scores (measured:
+ * a term frequent in new rows and rare in indexed ones ranked every new row below the old ones).
+ * Up to this many rows, a text search first brings the index up to date when writes left it
+ * behind, so no search mixes the two. This used to run inside every write, before the documents
+ * were reported READY: a refresh costs 65–360 ms of CPU by table size, and a burst of small files
+ * paid it once per batch on the cores its parsing needed; now a burst pays it once, after it
+ * settles, or at the first text search. Above this size a search does not wait for it.
  */
 const FTS_SYNC_MAX_ROWS = 20_000;
 const FTS_SETTLE_MS = 500;
@@ -104,16 +109,21 @@ function uuid(id: string): string {
 
 const inList = (ids: string[]) => ids.map(uuid).join(", ");
 
-function schemaFor(dims: number): Schema {
-  return new Schema([
-    new Field("chunkId", new Utf8(), false),
-    new Field("orgId", new Utf8(), false),
-    new Field("corpusId", new Utf8(), false),
-    new Field("documentId", new Utf8(), false),
-    new Field("generation", new Int32(), false),
-    new Field("text", new Utf8(), false),
-    new Field("vector", new FixedSizeList(dims, new Field("item", new Float32(), true)), false),
-  ]);
+/** Keys per organization, cut in slices of at most IN_LIST_MAX (one filter each). */
+function byOrgSlices<T extends { orgId: string }>(items: T[], keyOf: (item: T) => string): [string, string[]][] {
+  const by = new Map<string, string[]>();
+  for (const it of items) {
+    let list = by.get(it.orgId);
+    if (!list) by.set(it.orgId, (list = []));
+    list.push(keyOf(it));
+  }
+  return [...by].flatMap(([org, keys]) => slices(keys).map((part): [string, string[]] => [org, part]));
+}
+
+function slices(keys: string[]): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < keys.length; i += IN_LIST_MAX) out.push(keys.slice(i, i + IN_LIST_MAX));
+  return out;
 }
 
 export interface LanceIndex extends VectorIndex {
@@ -171,13 +181,17 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   const conn = await lancedb.connect(dir);
   const table = (await conn.tableNames()).includes(tableName)
     ? await conn.openTable(tableName)
-    : await conn.createEmptyTable(tableName, schemaFor(requestedDims), { existOk: true });
+    : await conn.createEmptyTable(tableName, chunkSchema(requestedDims), { existOk: true });
   const vectorType = (await table.schema()).fields.find((f) => f.name === "vector")?.type;
   // Duck-typed: LanceDB may carry its own copy of apache-arrow, so instanceof is unreliable.
   const listSize = (vectorType as { listSize?: unknown } | undefined)?.listSize;
   const dims = typeof listSize === "number" ? listSize : requestedDims;
   const indexed = async (column: string) => (await table.listIndices()).some((i) => i.columns.includes(column));
   let hasFts = await indexed("text");
+  const unindexedText = async () => {
+    const name = (await table.listIndices()).find((i) => i.columns.includes("text"))?.name;
+    return (name && (await table.indexStats(name))?.numUnindexedRows) || 0;
+  };
   let hasScalar = await indexed("orgId");
   // Partitions of the vector index, for nprobes; a reopened table estimates them from its rows.
   let annParts = 0;
@@ -230,11 +244,26 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     if (scan && !scan.upsert(records)) scan = undefined; // grew past its memory cap: LanceDB answers alone
   };
 
+  /** Rows were added that the FTS index has not folded in yet. */
+  let textLag = hasFts && (await unindexedText()) > 0;
   const optimizeNow = async () => {
     if (annBuild) return; // the next write's turn will do it
     writes = 0;
-    await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    const lagged = textLag;
+    textLag = false;
+    try {
+      await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    } catch (e) {
+      textLag ||= lagged;
+      throw e;
+    }
   };
+  /** One refresh for every search waiting on it; a failed refresh leaves the search to the flat scan. */
+  let refreshing: Promise<void> | undefined;
+  const refreshText = () =>
+    (refreshing ??= serial(async () => {
+      if (textLag && !closed) await optimizeNow();
+    }).catch(() => {}).finally(() => (refreshing = undefined)));
 
   // Bitmaps suit the few distinct organizations and corpora; B-trees the many documents and
   // chunks, which replaces, deletes and the idempotent add() filter on.
@@ -282,7 +311,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     }
     if (added && !hasScalar) await scalarIndexes();
     approxRows = approxRows === undefined ? await table.countRows() : approxRows + addedRows;
-    if (added && !fresh && approxRows <= FTS_SYNC_MAX_ROWS && !annBuild) return optimizeNow();
+    if (added && !fresh) textLag = true;
     if (++writes >= OPTIMIZE_EVERY) return void serial(optimizeNow).catch(() => {});
     if (settle) clearTimeout(settle);
     settle = setTimeout(() => {
@@ -291,36 +320,29 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     }, FTS_SETTLE_MS);
   };
 
-  const rows = (records: VectorRecord[]) =>
-    records.map((r) => {
-      if (r.vector.length !== dims) throw new Error(`vector has ${r.vector.length} dimensions, table ${tableName} has ${dims}`);
-      return {
-        chunkId: r.chunkId, orgId: r.orgId, corpusId: r.corpusId, documentId: r.documentId,
-        generation: r.generation, text: r.text, vector: Array.from(r.vector),
-      };
-    });
+  const rows = (records: VectorRecord[]) => toArrowTable(records, dims, tableName);
 
   // Replacements queued while a write runs are applied together: one delete and one add, so
   // concurrent ingestions cost one Lance commit pair instead of one each.
-  type Replace = {
-    orgId: string; documentId: string; where: string; records: VectorRecord[]; data: ReturnType<typeof rows>;
-    resolve: () => void; reject: (e: unknown) => void;
-  };
+  type Replace = { orgId: string; documentId: string; records: VectorRecord[]; resolve: () => void; reject: (e: unknown) => void };
   let pending: Replace[] = [];
   const flushReplaces = async () => {
     const batch = pending;
     pending = [];
     try {
       await mirrored(async () => {
-        const data = batch.flatMap((b) => b.data);
-        for (let i = 0; i < batch.length; i += 100) {
-          const part = batch.slice(i, i + 100);
-          await table.delete(part.map((b) => b.where).join(" OR "));
-          for (const b of part) scan?.deleteDocument(b.orgId, b.documentId);
+        const records = batch.flatMap((b) => b.records);
+        const data = records.length ? rows(records) : undefined;
+        // The loaded copy mirrors the table exactly, so it knows which documents have rows: a
+        // first ingestion skips the delete, which costs a Lance commit even when nothing matches.
+        const stale = batch.filter((b) => !scan || scan.hasDocument(b.orgId, b.documentId));
+        for (const [org, docs] of byOrgSlices(stale, (b) => b.documentId)) {
+          await table.delete(`orgId = ${uuid(org)} AND documentId IN (${inList(docs)})`);
+          for (const d of docs) scan?.deleteDocument(org, d);
         }
-        if (data.length) await table.add(data);
-        mirrorUpsert(batch.flatMap((b) => b.records));
-        await afterWrite(data.length > 0, data.length);
+        if (data) await table.add(data);
+        mirrorUpsert(records);
+        await afterWrite(!!data, records.length);
       });
       for (const b of batch) b.resolve();
     } catch (e) {
@@ -328,9 +350,9 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     }
   };
 
+  /** Rows of these chunk ids, if any (all of them when the copy is not loaded). */
   const deleteIds = async (orgId: string, ids: string[]) => {
-    for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
-      const part = ids.slice(i, i + IN_LIST_MAX);
+    for (const part of slices(ids.filter((id) => !scan || scan.hasChunk(orgId, id)))) {
       await table.delete(`orgId = ${uuid(orgId)} AND chunkId IN (${inList(part)})`);
       scan?.deleteChunks(orgId, part);
     }
@@ -348,19 +370,18 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       if (!records.length) return;
       const data = rows(records);
       return serial(() => mirrored(async () => {
-        const byOrg = new Map<string, string[]>();
-        for (const r of records) byOrg.set(r.orgId, [...(byOrg.get(r.orgId) ?? []), r.chunkId]);
-        for (const [org, ids] of byOrg) await deleteIds(org, ids);
+        for (const [org, ids] of byOrgSlices(records, (r) => r.chunkId)) await deleteIds(org, ids);
         await table.add(data);
         mirrorUpsert(records);
-        await afterWrite(true, data.length);
+        await afterWrite(true, records.length);
       }));
     },
     async replaceDocument(orgId, documentId, records) {
-      const data = rows(records);
-      const where = `(orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)})`;
+      uuid(orgId);
+      uuid(documentId);
+      for (const r of records) if (r.vector.length !== dims) throw new Error(`vector has ${r.vector.length} dimensions, table ${tableName} has ${dims}`);
       return new Promise<void>((resolve, reject) => {
-        pending.push({ orgId, documentId, where, records, data, resolve, reject });
+        pending.push({ orgId, documentId, records, resolve, reject });
         if (pending.length === 1) void serial(flushReplaces);
       });
     },
@@ -386,8 +407,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     count: () => table.countRows(),
     async texts(chunkIds) {
       const out = new Map<string, string>();
-      for (let i = 0; i < chunkIds.length; i += IN_LIST_MAX) {
-        const ids = chunkIds.slice(i, i + IN_LIST_MAX);
+      for (const ids of slices(chunkIds)) {
         const rs = await table.query().where(`chunkId IN (${inList(ids)})`).select(["chunkId", "text"]).limit(ids.length * 4).toArray();
         for (const r of rs) out.set(String(r.chunkId), String(r.text));
       }
@@ -409,6 +429,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     },
     async searchText(orgId, corpusIds, query, limit) {
       if (!corpusIds.length || limit <= 0 || !query.trim() || !hasFts) return [];
+      if (textLag && (approxRows ??= await table.countRows()) <= FTS_SYNC_MAX_ROWS) await refreshText();
       const rs = await table
         .query()
         .fullTextSearch(query, { columns: ["text"] })
@@ -438,26 +459,4 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       conn.close();
     },
   };
-}
-
-/** The rows of one Arrow batch of the table for the in-memory copy; vectors are views, not copies. Exported for its test. */
-export function scanRows(batch: { numRows: number; getChild(name: string): { get(i: number): unknown; data: readonly unknown[] } | null }, dims: number): ScanRow[] {
-  const col = (name: string) => batch.getChild(name)!;
-  const [chunk, org, corpus, doc, gen, vec] = ["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"].map(col) as ReturnType<typeof col>[];
-  // One contiguous Float32 child (what LanceDB returns). Arrow slices a fixed-size list's child
-  // together with its buffer (values already start at the slice; `offset` is bookkeeping), so
-  // row i is values[i × dims …] whether or not the batch is a slice.
-  const data = vec!.data.length === 1 ? (vec!.data[0] as { children: { values: unknown }[] }) : undefined;
-  const raw = data?.children[0]?.values;
-  const values = raw instanceof Float32Array && raw.length >= batch.numRows * dims ? raw : undefined;
-  const out: ScanRow[] = [];
-  for (let i = 0; i < batch.numRows; i++) {
-    const at = i * dims;
-    out.push({
-      chunkId: String(chunk!.get(i)), orgId: String(org!.get(i)), corpusId: String(corpus!.get(i)),
-      documentId: String(doc!.get(i)), generation: Number(gen!.get(i)),
-      vector: values ? values.subarray(at, at + dims) : Float32Array.from(vec!.get(i) as Iterable<number>),
-    });
-  }
-  return out;
 }

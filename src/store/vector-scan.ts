@@ -36,6 +36,9 @@ export interface VectorScan {
   upsert(rows: ScanRow[]): boolean;
   /** The document's rows (of one generation when given). */
   deleteDocument(orgId: string, documentId: string, generation?: number): void;
+  /** Whether the copy holds any row of the document (of the chunk): the table's writes skip deletes that would match nothing. */
+  hasDocument(orgId: string, documentId: string): boolean;
+  hasChunk(orgId: string, chunkId: string): boolean;
   deleteChunks(orgId: string, chunkIds: string[]): void;
   /** Best `limit` rows by cosine similarity, best first; score = cosine (approximately). */
   search(orgId: string, corpusIds: string[], vector: ArrayLike<number>, limit: number): VectorHit[];
@@ -171,6 +174,8 @@ export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES): Vecto
       if (!set) return;
       for (const slot of [...set]) if (generation === undefined || gen[slot] === generation) remove(slot);
     },
+    hasDocument: (orgId, documentId) => byDoc.has(key(orgId, documentId)),
+    hasChunk: (orgId, chunkId) => byChunk.has(key(orgId, chunkId)),
     deleteChunks(orgId, chunkIds) {
       for (const id of chunkIds) {
         const slot = byChunk.get(key(orgId, id));

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { tableFromArrays, makeData, makeVector, FixedSizeList, Float32, Field, Int32, Table, vectorFromArray, Utf8 } from "apache-arrow";
-import { scanRows } from "../../src/store/lance.ts";
+import { scanRows } from "../../src/store/lance-rows.ts";
 
 // The in-memory vector copy reads vectors straight out of Arrow buffers. A batch can be a slice
 // of a bigger one; Arrow then slices the vector column's child buffer too, and an index that
