@@ -26,7 +26,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { IngestFailure } from "./parsed.ts";
-import type { WorkerMessage, WorkerRequest } from "./worker.ts";
+import type { WorkerMessage, WorkerReply, WorkerRequest } from "./worker.ts";
 
 const MEM_POLL_MS = 200;
 /** Most small requests outstanding in one worker. */
@@ -128,11 +128,16 @@ export class WorkerPool {
       stdout: "ignore",
       stderr: "inherit",
       serialization: "advanced",
-      ipc: (m: WorkerMessage) => {
-        if (m.type !== "ready") return this.onMessage(slot, m);
-        slot.isReady = true;
-        markReady();
-        this.startHead(slot);
+      ipc: (reply: WorkerReply) => {
+        for (const m of reply.type === "batch" ? reply.messages : [reply]) {
+          if (m.type !== "ready") {
+            this.onMessage(slot, m);
+            continue;
+          }
+          slot.isReady = true;
+          markReady();
+          this.startHead(slot);
+        }
       },
       onExit: () => {
         this.drop(slot, (p, head) =>

@@ -10,7 +10,7 @@
  *     {type:"parse",    id, path? | bytes?, contentType, chunk, limits?, enrich?, progress?}
  *     {type:"previews", id, path? | bytes?, pages: number[]}      0-based page indices
  *     {type:"batch", requests: [...]}                            several of the above, in order
- *   worker → parent
+ *   worker → parent (messages of one event-loop turn travel together as {type:"batch", messages})
  *     {type:"ready"}                                             once, after start
  *     {type:"stage",   id, stage, done?, total?}                 progress (only with progress: true)
  *     {type:"vectors", id, data: Float32Array}                   a full part of a document's vectors
@@ -23,7 +23,7 @@
  * Anything a library prints goes to stdout/stderr and never mixes with the protocol. The worker
  * exits when the IPC channel closes or its parent dies, so a SIGKILLed server leaves no orphans.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { IngestFailure, parseDocument } from "./pipeline.ts";
 import type { ConvertLimits } from "./convert/index.ts";
 import { enrich, type EnrichRequest } from "./enrich.ts";
@@ -46,15 +46,32 @@ export type WorkerMessage =
   | { type: "done"; id: number; result?: unknown }
   | { type: "error"; id: number; failure: boolean; message: string };
 
+/** What travels back: one message, or those of one event-loop turn together. */
+export type WorkerReply = WorkerMessage | { type: "batch"; messages: WorkerMessage[] };
+
 export type WorkerStage = "converting" | "chunking" | "summarising" | "embedding";
 
-const send = (m: WorkerMessage) => process.send!(m);
+// Messages are sent once per turn of the event loop: small documents of one request batch are
+// handled within one turn, and one IPC message (one serialisation, one write, one wake-up of
+// the server) per document cost both processes more than the documents' conversion.
+let outbox: WorkerMessage[] = [];
+const flushOutbox = () => {
+  const out = outbox;
+  outbox = [];
+  process.send!(out.length === 1 ? out[0]! : ({ type: "batch", messages: out } satisfies WorkerReply));
+};
+const send = (m: WorkerMessage) => {
+  outbox.push(m);
+  if (outbox.length === 1) setImmediate(flushOutbox);
+};
 
 async function bytesOf(req: { path?: string; bytes?: Uint8Array }): Promise<Uint8Array> {
   if (req.bytes) return req.bytes;
   if (!req.path) throw new IngestFailure("the original file is missing");
   try {
-    return new Uint8Array(await readFile(req.path));
+    // Synchronous: the worker handles one request at a time, and a small file is read in microseconds
+    // where the thread-pool round trip of an asynchronous read cost more and ended the turn.
+    return new Uint8Array(readFileSync(req.path));
   } catch {
     throw new IngestFailure("the original file is missing");
   }
