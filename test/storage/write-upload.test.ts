@@ -50,6 +50,15 @@ describe("writeUpload", () => {
     expect(sha256(new Uint8Array(readFileSync(join(root, "b", "original"))))).toBe(sha256(whole));
   });
 
+  test("many chunks, flushed while later ones are written, are stored whole with no temporary file left", async () => {
+    const { chunks, whole } = pieces(Array.from({ length: 40 }, (_, i) => 70_000 + i * 997));
+    const r = await writeUpload(blobs, "f/original", requestOf(chunks), 1 << 30);
+    expect([r.size, r.sha256.toString("hex")]).toEqual([whole.length, sha256(whole)]);
+    expect(new Uint8Array(readFileSync(join(root, "f", "original")))).toEqual(whole);
+    expect(readdirSync(join(root, "f"))).toEqual(["original"]);
+    expect(r.timing.fsync).toBeGreaterThan(0);
+  });
+
   test("an empty body is an empty object", async () => {
     const r = await writeUpload(blobs, "c/original", requestOf([]), 10);
     expect([r.size, r.sha256.toString("hex")]).toEqual([0, sha256(new Uint8Array(0))]);
