@@ -10,7 +10,9 @@
 // Event-loop stalls of the server process (it runs in this process) are sampled every 5 ms.
 // Run: bun scripts/bench-ingest.ts [--workers N] [--docs 500] [--no-pdf]
 //   --docs N   markdown files (default 500); --no-pdf skips the PDF part (quicker while developing)
-//   --rounds R the markdown batch R times (fresh documents each time); the median round is reported
+//   --rounds R the markdown batch R times (default 5, fresh documents each time); the median round
+//              is reported and every round listed: the first runs on freshly spawned workers whose
+//              JIT has not warmed up yet, while the bare stages are timed warm (after a pass)
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,7 +37,7 @@ const arg = (name: string) => (process.argv.includes(`--${name}`) ? process.argv
 const workers = arg("workers") ?? "2";
 const DOCS = Number(arg("docs") ?? 500);
 const WITH_PDF = !process.argv.includes("--no-pdf");
-const ROUNDS = Number(arg("rounds") ?? 1);
+const ROUNDS = Number(arg("rounds") ?? 5);
 const WORDS = "the service converts documents into chunks and embeds every chunk for retrieval by question".split(" ");
 
 async function pdf200(): Promise<Uint8Array> {

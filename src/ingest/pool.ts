@@ -30,7 +30,7 @@ import type { WorkerMessage, WorkerReply, WorkerRequest } from "./worker.ts";
 
 const MEM_POLL_MS = 200;
 /** Most small requests outstanding in one worker. */
-export const PIPELINE_DEPTH = 8;
+export const PIPELINE_DEPTH = 16;
 
 /** The worker died for a reason that may not be the document's (retryable). */
 export class WorkerCrash extends Error {}
