@@ -54,24 +54,38 @@ function statements(db: Db) {
 
 /** Inserts the chunks of one set with their index, in a transaction (a savepoint inside the caller's). */
 export function insertChunkSet(db: Db, set: ChunkSet, chunks: NewChunk[]): void {
-  if (chunks.length === 0) return;
+  insertChunkSets(db, [{ set, chunks }]);
+}
+
+/**
+ * Several sets in one savepoint (a batch of ingested documents): the trigger switch is flipped
+ * once and each organization's search epoch bumped once for all of them, which is all a reader
+ * can tell apart, since they commit together.
+ */
+export function insertChunkSets(db: Db, sets: { set: ChunkSet; chunks: NewChunk[] }[]): void {
+  const live = sets.filter((s) => s.chunks.length > 0);
+  if (!live.length) return;
   const st = statements(db);
   db.transaction(() => {
     st.on.run();
-    const seq = (st.seq.get({ org: set.orgId, doc: set.documentId, gen: set.generation }) as { s: number }).s;
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const c of chunks) {
-      const rid = Number(
-        st.ins.run(c.id, set.orgId, set.corpusId, set.documentId, set.generation, c.seq, JSON.stringify(c.pages), c.pages[0] ?? 0, c.hash,
-          JSON.stringify(c.metadata), c.body, set.createdAt, seq).lastInsertRowid,
-      );
-      lo = Math.min(lo, rid);
-      hi = Math.max(hi, rid);
+    const orgs = new Set<string>();
+    for (const { set, chunks } of live) {
+      const seq = (st.seq.get({ org: set.orgId, doc: set.documentId, gen: set.generation }) as { s: number }).s;
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const c of chunks) {
+        const rid = Number(
+          st.ins.run(c.id, set.orgId, set.corpusId, set.documentId, set.generation, c.seq, JSON.stringify(c.pages), c.pages[0] ?? 0, c.hash,
+            JSON.stringify(c.metadata), c.body, set.createdAt, seq).lastInsertRowid,
+        );
+        lo = Math.min(lo, rid);
+        hi = Math.max(hi, rid);
+      }
+      st.set.run(seq, set.orgId, set.documentId, set.generation);
+      st.bits.run({ org: set.orgId, seq, lo, hi });
+      orgs.add(set.orgId);
     }
-    st.set.run(seq, set.orgId, set.documentId, set.generation);
-    st.bits.run({ org: set.orgId, seq, lo, hi });
-    st.epoch.run({ org: set.orgId });
+    for (const org of orgs) st.epoch.run({ org });
     st.off.run();
   })();
 }

@@ -8,7 +8,7 @@
  */
 import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "../store/db.ts";
-import { insertChunkSet } from "../chunks/bulk.ts";
+import { insertChunkSets } from "../chunks/bulk.ts";
 import { recordUsage } from "../usage/record.ts";
 
 const statements = new WeakMap<Db, Map<string, Statement>>();
@@ -123,42 +123,38 @@ export function setStages(db: Db, rows: { job: JobRow; done: number; total: numb
 }
 
 /**
- * The single commit point of a successful ingestion: chunk rows, READY, counters, usage and
- * the job's end in one transaction. Vectors are written before this, so READY implies indexed.
- */
-export function commitReady(db: Db, job: JobRow, f: ReadyFields, now: number): boolean {
-  return db.transaction(() => commitOne(db, job, f, now)).immediate();
-}
-
-/**
- * commitReady for a batch, in ONE transaction (one WAL commit instead of one per document).
- * Each document is still checked on its own: a superseded one is discarded, the others commit.
+ * The single commit point of successful ingestions, for a batch in ONE transaction (one WAL
+ * commit instead of one per document): chunk rows, READY, counters, usage and the job's end.
+ * Vectors are written before this, so READY implies indexed. Each document is still checked on
+ * its own: a superseded one is discarded, the others commit.
  */
 export function commitReadyMany(db: Db, items: { job: JobRow; fields: ReadyFields }[], now: number): boolean[] {
   if (!items.length) return [];
-  return db.transaction(() => items.map((i) => commitOne(db, i.job, i.fields, now))).immediate();
-}
-
-function commitOne(db: Db, job: JobRow, f: ReadyFields, now: number): boolean {
-  if (!isCurrent(loadDoc(db, job.org_id, job.document_id), job)) {
-    endJob(db, job, "discarded", now);
-    return false;
-  }
-  sql(db, "DELETE FROM chunks WHERE org_id = ? AND document_id = ? AND generation = ?").run(
-    job.org_id, job.document_id, job.generation);
-  // The whole set at once: its search index is written by one grouped statement (chunks/bulk.ts).
-  insertChunkSet(db, { orgId: job.org_id, corpusId: f.corpusId, documentId: job.document_id, generation: job.generation, createdAt: now },
-    f.chunks.map((c) => ({ id: c.id, seq: c.seq, pages: c.pages, hash: c.hash, metadata: { kind: c.kind }, body: c.text })));
-  sql(db,
-    `UPDATE documents SET status = 'READY', status_msg = NULL, tokens = ?, nb_words = ?, nb_pages = ?, lang = ?,
-       summary = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
-     WHERE org_id = ? AND id = ?`,
-  ).run(f.tokens, f.nbWords, f.nbPages, f.lang, f.summary, now, job.org_id, job.document_id);
-  recordUsage(db, job.org_id, {
-    metric: "tokens", op: "used", amount: f.tokens, at: now, userId: f.userId, corpusId: f.corpusId, source: "document",
-  });
-  endJob(db, job, "done", now);
-  return true;
+  return db.transaction(() => {
+    const current = items.map(({ job }) => isCurrent(loadDoc(db, job.org_id, job.document_id), job));
+    const ok = items.filter((_, k) => current[k]);
+    items.forEach(({ job }, k) => current[k] || endJob(db, job, "discarded", now));
+    for (const { job } of ok) {
+      sql(db, "DELETE FROM chunks WHERE org_id = ? AND document_id = ? AND generation = ?").run(job.org_id, job.document_id, job.generation);
+    }
+    // Every set at once: its search index is written by one grouped statement per set (chunks/bulk.ts).
+    insertChunkSets(db, ok.map(({ job, fields: f }) => ({
+      set: { orgId: job.org_id, corpusId: f.corpusId, documentId: job.document_id, generation: job.generation, createdAt: now },
+      chunks: f.chunks.map((c) => ({ id: c.id, seq: c.seq, pages: c.pages, hash: c.hash, metadata: { kind: c.kind }, body: c.text })),
+    })));
+    for (const { job, fields: f } of ok) {
+      sql(db,
+        `UPDATE documents SET status = 'READY', status_msg = NULL, tokens = ?, nb_words = ?, nb_pages = ?, lang = ?,
+           summary = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
+         WHERE org_id = ? AND id = ?`,
+      ).run(f.tokens, f.nbWords, f.nbPages, f.lang, f.summary, now, job.org_id, job.document_id);
+      recordUsage(db, job.org_id, {
+        metric: "tokens", op: "used", amount: f.tokens, at: now, userId: f.userId, corpusId: f.corpusId, source: "document",
+      });
+      endJob(db, job, "done", now);
+    }
+    return current;
+  }).immediate();
 }
 
 /** Crash recovery at start: interrupted jobs go back to the queue; orphan PROCESSING docs get a job. */
