@@ -71,6 +71,24 @@ export interface StartOptions {
   keepData?: boolean;
 }
 
+/**
+ * Servers not stopped yet, with the data directory to remove (none for keepData or a given
+ * one). bun test fires no process "exit" event, so test/helpers/preload.ts calls
+ * stopLeftovers() after the whole run: a test that threw before stop() leaves no server running.
+ */
+const live = new Map<ReturnType<typeof Bun.spawn>, string | undefined>();
+
+export async function stopLeftovers(): Promise<number> {
+  const left = [...live];
+  live.clear();
+  for (const [proc, dir] of left) {
+    proc.kill("SIGKILL");
+    await proc.exited;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+  return left.length;
+}
+
 export async function startKbqa(o: StartOptions = {}): Promise<Kbqa> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), "kbqa-test-"));
   const modelsDir = o.modelsDir ?? join(dataDir, "models-empty");
@@ -87,7 +105,17 @@ export async function startKbqa(o: StartOptions = {}): Promise<Kbqa> {
     const dec = new TextDecoder();
     for await (const c of proc.stderr as ReadableStream<Uint8Array>) errText += dec.decode(c);
   })();
-  const url = await readListeningLine(proc, () => errText);
+  live.set(proc, o.dataDir || o.keepData ? undefined : dataDir);
+  let url: string;
+  try {
+    url = await readListeningLine(proc, () => errText);
+  } catch (e) {
+    proc.kill("SIGKILL");
+    await proc.exited;
+    live.delete(proc);
+    if (!o.dataDir && !o.keepData) rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   const request = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResult<T>> => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
@@ -144,6 +172,7 @@ export async function startKbqa(o: StartOptions = {}): Promise<Kbqa> {
       stopped ??= (async () => {
         proc.kill(signal);
         const code = await proc.exited;
+        live.delete(proc);
         if (!o.keepData && !o.dataDir) rmSync(dataDir, { recursive: true, force: true });
         return code;
       })();
