@@ -1,6 +1,6 @@
 import type { Db } from "../store/db.ts";
 import { fromJson, toJson } from "../store/db.ts";
-import { newId } from "../store/ids.ts";
+import { orderedId } from "../store/ids.ts";
 import { iso, type Clock } from "../store/time.ts";
 import { notFound } from "../http/errors.ts";
 import type { Paging } from "../http/paging.ts";
@@ -53,7 +53,8 @@ export function corpusService(db: Db, clock: Clock) {
   return {
     create(orgId: string, userId: string, b: { name: string; description?: string | null; metadata?: Record<string, unknown> }): CorpusView {
       const now = clock.now();
-      const id = newId();
+      // Time-ordered: corpora created in the same millisecond still list newest first (the id breaks created_at ties).
+      const id = orderedId();
       db.transaction(() => {
         db.query(
           "INSERT INTO corpora (id, org_id, name, description, metadata, user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
