@@ -26,10 +26,13 @@
  * ANN_SEARCH; rows added after the build are scanned exactly until optimize() folds them in).
  */
 import * as lancedb from "@lancedb/lancedb";
-import { isUuid } from "./ids.ts";
 import type { VectorHit, VectorIndex, VectorRecord } from "./vector.ts";
+import { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annIndex, annPartitions, type AnnKind, type AnnSearch } from "./lance-ann.ts";
+import { byOrgSlices, inList, slices, uuid } from "./lance-filters.ts";
 import { chunkSchema, scanRows, toArrowTable } from "./lance-rows.ts";
 import { createVectorScan, type VectorScan } from "./vector-scan.ts";
+
+export { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annPartitions, type AnnKind, type AnnSearch };
 
 const OPTIMIZE_EVERY = 25;
 /**
@@ -44,10 +47,6 @@ const OPTIMIZE_EVERY = 25;
  */
 const FTS_SYNC_MAX_ROWS = 20_000;
 const FTS_SETTLE_MS = 500;
-const IN_LIST_MAX = 500;
-/** Rows from which ensureVectorIndex() builds an approximate index; below, exact search is fast enough. */
-export const ANN_MIN_ROWS = 50_000;
-
 /** Options of one vector search beyond the port's; the benchmark uses them to measure recall. */
 export interface VectorSearchOptions {
   /** LanceDB's flat scan, even when the in-memory copy or an approximate index exists: the ground truth for recall. */
@@ -56,74 +55,8 @@ export interface VectorSearchOptions {
   ann?: Partial<AnnSearch>;
 }
 
-export interface AnnSearch {
-  /** Share of the IVF partitions probed (at least one). */
-  probeFraction: number;
-  /** Candidates re-scored on full vectors: limit × refineFactor; 0 = none (needless without quantization). */
-  refineFactor: number;
-}
-
-export type AnnKind = "ivf-flat" | "ivf-hnsw-sq" | "ivf-pq";
-
-/**
- * IVF_FLAT: partitions by k-means, full vectors inside, so distances are exact and recall
- * depends on the probed share alone. The sweep of scripts/bench-query.ts chose it over
- * IVF_PQ (recall@10 ≤ 0.42 even re-ranking ×10: PQ codes cannot rank hashed-feature vectors),
- * IVF_HNSW_SQ (0.87–0.91 at refine ×10, slower, a 280 s build against 14 s) and IVF_RQ
- * (0.60–0.89 at 90 % of partitions, refine ×10–30). Since the in-memory copy answers, this
- * index only serves while the copy loads or where it is unavailable.
- */
-export const ANN_KIND: AnnKind = "ivf-flat";
-
-/**
- * Query-time setting, from the sweep at 100,000 chunks: 75 % of the partitions gave recall@10
- * 0.936–0.959 and 80 % 0.950–0.969 (k-means differs per build); 90 % keeps 0.97–0.99 for a few
- * milliseconds more. The share is high because hashed-feature vectors barely cluster.
- */
-export const ANN_SEARCH: AnnSearch = { probeFraction: 0.9, refineFactor: 0 };
-
-/**
- * IVF partitions: about sqrt(rows), the usual balance between picking partitions and scanning
- * them (HNSW graphs want few: each partition is a graph).
- */
-export const annPartitions = (rows: number, kind: AnnKind = ANN_KIND): number =>
-  kind === "ivf-hnsw-sq" ? 4 : Math.max(8, Math.round(Math.sqrt(rows)));
-
-function annIndex(kind: AnnKind, numPartitions: number, dims: number): lancedb.Index {
-  const distanceType = "cosine";
-  if (kind === "ivf-hnsw-sq") return lancedb.Index.hnswSq({ distanceType, numPartitions });
-  // 8 dimensions per PQ sub-vector keeps SIMD lanes full; 384 dims → 48 sub-vectors.
-  if (kind === "ivf-pq") return lancedb.Index.ivfPq({ distanceType, numPartitions, numSubVectors: dims % 8 === 0 ? dims / 8 : 1 });
-  return lancedb.Index.ivfFlat({ distanceType, numPartitions });
-}
-
 export function tableNameFor(embedderId: string): string {
   return "chunks__" + embedderId.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
-}
-
-function uuid(id: string): string {
-  // Ids reach filters as SQL literals; only UUIDs (no quotes possible) are let through.
-  if (!isUuid(id)) throw new Error(`not a uuid: ${JSON.stringify(id)}`);
-  return `'${id}'`;
-}
-
-const inList = (ids: string[]) => ids.map(uuid).join(", ");
-
-/** Keys per organization, cut in slices of at most IN_LIST_MAX (one filter each). */
-function byOrgSlices<T extends { orgId: string }>(items: T[], keyOf: (item: T) => string): [string, string[]][] {
-  const by = new Map<string, string[]>();
-  for (const it of items) {
-    let list = by.get(it.orgId);
-    if (!list) by.set(it.orgId, (list = []));
-    list.push(keyOf(it));
-  }
-  return [...by].flatMap(([org, keys]) => slices(keys).map((part): [string, string[]] => [org, part]));
-}
-
-function slices(keys: string[]): string[][] {
-  const out: string[][] = [];
-  for (let i = 0; i < keys.length; i += IN_LIST_MAX) out.push(keys.slice(i, i + IN_LIST_MAX));
-  return out;
 }
 
 export interface LanceIndex extends VectorIndex {
