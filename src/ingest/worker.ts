@@ -51,18 +51,22 @@ export type WorkerReply = WorkerMessage | { type: "batch"; messages: WorkerMessa
 
 export type WorkerStage = "converting" | "chunking" | "summarising" | "embedding";
 
-// Messages are sent once per turn of the event loop: small documents of one request batch are
-// handled within one turn, and one IPC message (one serialisation, one write, one wake-up of
-// the server) per document cost both processes more than the documents' conversion.
+// A request's end (`done`, `error`) is sent once per turn of the event loop: small documents of
+// one request batch are handled within one turn, and one IPC message (one serialisation, one
+// write, one wake-up of the server) per document cost both processes more than the documents'
+// conversion. Progress, vector parts and previews of a large document go out at once (with
+// anything waiting before them, in order): they are sent from inside long synchronous work.
 let outbox: WorkerMessage[] = [];
 const flushOutbox = () => {
+  if (!outbox.length) return;
   const out = outbox;
   outbox = [];
   process.send!(out.length === 1 ? out[0]! : ({ type: "batch", messages: out } satisfies WorkerReply));
 };
 const send = (m: WorkerMessage) => {
   outbox.push(m);
-  if (outbox.length === 1) setImmediate(flushOutbox);
+  if (m.type !== "done" && m.type !== "error") flushOutbox();
+  else if (outbox.length === 1) setImmediate(flushOutbox);
 };
 
 async function bytesOf(req: { path?: string; bytes?: Uint8Array }): Promise<Uint8Array> {
