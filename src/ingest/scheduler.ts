@@ -32,10 +32,11 @@ export const MAX_WAITING_CHARS = 64 * 2 ** 20;
 export const MAX_BATCH_CHUNKS = 4_000;
 /**
  * Group commit: while workers are still parsing small documents, the finisher waits up to
- * GATHER_MS for GATHER_DOCS documents before writing a batch. Each batch costs a LanceDB commit and an index refresh
- * (100–300 ms of CPU on this 2-core machine, taken from the workers); writing the first document
- * of a burst alone, then the next few alone, made a burst of 500 small files slower by a third.
- * A lone upload (nothing else parsing) is written at once.
+ * GATHER_MS for GATHER_DOCS documents before writing a batch. A batch has a fixed cost (a
+ * LanceDB commit with its own files, SQLite transactions, the server's turn away from feeding
+ * the workers) taken from the same two cores as parsing; writing the first document of a burst
+ * alone, then the next few alone, multiplied it. A lone upload (nothing else parsing) is written
+ * at once.
  */
 export const GATHER_DOCS = 128;
 export const GATHER_MS = 250;
@@ -261,8 +262,8 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
         }
         await writing;
         // Documents parsed while the previous batch was being written join this one when their
-        // worker already did the model work (preparing them is bookkeeping): one LanceDB commit
-        // and index refresh for both instead of one each, the largest fixed cost of a batch.
+        // worker already did the model work (preparing them is bookkeeping): one batch's fixed
+        // cost for both instead of one each.
         for (;;) {
           const used = batch.reduce((n, b) => n + b.parsed.chunks.length, 0);
           const more = takeBatch(MAX_BATCH_CHUNKS - used, (p) => preparedByWorker(d, p));
