@@ -24,7 +24,7 @@ test("vector parts and progress of a large document arrive over several turns, b
     const bytes = utf8(paragraphs.join("\n\n"));
     const seen: { type: string; turn: number }[] = [];
     const result = (await pool.run(
-      { type: "parse", id: 0, bytes, contentType: "text/markdown", chunk: { strategy: "basic", max_characters: 600 },
+      { type: "parse", bytes, contentType: "text/markdown", chunk: { strategy: "basic", max_characters: 600 },
         enrich: { lang: "en", summary: true, tokens: true, embed: true }, progress: true },
       { onMessage: (m) => void seen.push({ type: m.type === "stage" ? `stage:${m.stage}` : m.type, turn }) },
     )) as { chunks: unknown[]; enriched: { count: number } };
