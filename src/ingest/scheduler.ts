@@ -19,7 +19,8 @@ import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
 import { isParsed, isSmall, parseJob, type IngestDeps, type JobResult, type ParsedJob } from "./ingest-job.ts";
 import { prepareBatch, preparedByWorker, writeBatch } from "./finish-batch.ts";
-import { claimMany, failDocument, queuedHeads, queuedOf, recoverJobs, unclaim, type JobRow } from "./job-store.ts";
+import { claimMany, failDocument, recoverJobs, unclaim, type JobRow } from "./job-store.ts";
+import { planClaims } from "./claim-plan.ts";
 import { PIPELINE_DEPTH } from "./pool.ts";
 import { renderPreviews } from "./previews.ts";
 
@@ -90,80 +91,11 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
 
   const backlogRoom = () => waiting.length < MAX_WAITING_DOCS && waitingChars < MAX_WAITING_CHARS;
 
-  /**
-   * The jobs the next claims would take, in order: the same choices as picking one job at a time
-   * (fewest in flight first, round-robin among equals, a large document only for a free worker
-   * and nothing claimed past it), simulated on local counts so they can be claimed together.
-   */
-  const plan = (): JobRow[] => {
-    const cap = d.workers * PIPELINE_DEPTH;
-    const out: JobRow[] = [];
-    const counts = new Map(runningByOrg);
-    const planned = new Set<string>();
-    const rowsOf = new Map<string, { rows: JobRow[]; at: number; all: boolean }>();
-    let busy = parsing;
-    let large = parsingLarge;
-    let last = lastOrg;
-    const orgs = queuedHeads(db).map((r) => r.org_id);
-    /** The next usable row of an organization; null when it has none, "blocked" for a large one a busy pool cannot take. */
-    const nextOf = (org: string, smallOnly: boolean): JobRow | null | "blocked" => {
-      let c = rowsOf.get(org);
-      const want = cap - busy + 4;
-      if (!c) rowsOf.set(org, (c = { rows: queuedOf(db, org, want), at: 0, all: false }));
-      for (;;) {
-        if (c.at === c.rows.length) {
-          // Usually the first rows are claimable; more are read only when they are all blocked.
-          if (c.all || c.rows.length < want) return null;
-          c.rows = queuedOf(db, org, 200).filter((j) => !c!.rows.some((r) => r.id === j.id));
-          c.at = 0;
-          c.all = true;
-          continue;
-        }
-        const j = c.rows[c.at]!;
-        if (runningDocs.has(j.document_id) || planned.has(j.document_id)) {
-          c.at++;
-          continue;
-        }
-        if (j.attempts >= d.maxAttempts) {
-          c.at++;
-          failDocument(db, j, `ingestion failed: interrupted ${j.attempts} times`, d.now());
-          continue;
-        }
-        // A large document waits for a free worker rather than queue behind another one; nothing
-        // is claimed past it meanwhile, so it cannot be starved by a stream of small ones.
-        if (smallOnly && !isSmall(j.size, j.content_type)) return "blocked";
-        c.at++;
-        return j;
-      }
-    };
-    while (busy < cap && (busy < d.workers || !large)) {
-      orgs.sort((a, b) => {
-        const ra = counts.get(a) ?? 0;
-        const rb = counts.get(b) ?? 0;
-        if (ra !== rb) return ra - rb;
-        const wa = a > last ? 0 : 1;
-        const wb = b > last ? 0 : 1;
-        return wa - wb || (a < b ? -1 : a > b ? 1 : 0);
-      });
-      let got: JobRow | null = null;
-      for (const org of orgs) {
-        const j = nextOf(org, busy >= d.workers);
-        if (j === "blocked") return out;
-        if (j) {
-          got = j;
-          break;
-        }
-      }
-      if (!got) break;
-      out.push(got);
-      planned.add(got.document_id);
-      counts.set(got.org_id, (counts.get(got.org_id) ?? 0) + 1);
-      last = got.org_id;
-      busy++;
-      if (!isSmall(got.size, got.content_type)) large++;
-    }
-    return out;
-  };
+  const plan = (): JobRow[] =>
+    planClaims(db, {
+      workers: d.workers, maxAttempts: d.maxAttempts, parsing, parsingLarge, lastOrg, runningByOrg, runningDocs,
+      exhausted: (j) => failDocument(db, j, `ingestion failed: interrupted ${j.attempts} times`, d.now()),
+    });
 
   /**
    * Claims while a worker is free, or, for small documents, while workers can queue more. Small
