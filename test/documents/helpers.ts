@@ -18,14 +18,9 @@ export async function corpus(o: Org, name = "docs"): Promise<string> {
   return r.body.id;
 }
 
-/** The error body of every non-2xx answer (SPEC error format). */
-export interface ErrorBody {
-  timestamp: string;
-  status: number;
-  error: string;
-  message: string;
-  path: string;
-}
+/** The error body of every non-2xx answer (SPEC error format), as the server defines it. */
+export type { ErrorBody } from "../../src/http/errors.ts";
+import type { ErrorBody } from "../../src/http/errors.ts";
 
 /** An Init on 200, an ErrorBody otherwise; the tests read whichever the status says. */
 export type InitAnswer = Init & Partial<ErrorBody>;
