@@ -4,6 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
+import type { ErrorBody } from "../../src/http/errors.ts";
 import type { ApiResult, Kbqa, Org } from "../helpers/server.ts";
 
 export interface Init {
@@ -19,8 +20,7 @@ export async function corpus(o: Org, name = "docs"): Promise<string> {
 }
 
 /** The error body of every non-2xx answer (SPEC error format), as the server defines it. */
-export type { ErrorBody } from "../../src/http/errors.ts";
-import type { ErrorBody } from "../../src/http/errors.ts";
+export type { ErrorBody };
 
 /** An Init on 200, an ErrorBody otherwise; the tests read whichever the status says. */
 export type InitAnswer = Init & Partial<ErrorBody>;
