@@ -1,6 +1,6 @@
 /**
  * Everything after parsing, for a batch of parsed documents at once: summary, embeddings,
- * markdown blobs, vectors and the READY commit. A batch costs one LanceDB commit pair (the
+ * the converted markdown, vectors and the READY commit. A batch costs one LanceDB commit pair (the
  * driver coalesces replacements issued together) and one SQLite transaction whatever its size,
  * which is what makes a thousand small files cheap; a single document is a batch of one.
  *
@@ -17,7 +17,7 @@ import { markdownKey } from "../store/blob-keys.ts";
 import { orderedId } from "../store/ids.ts";
 import { dropOwnVectors, md5, onError, type IngestDeps, type JobResult, type ParsedJob } from "./ingest-job.ts";
 import { commitReadyMany, setStage, setStages, type ChunkRow, type ReadyFields } from "./job-store.ts";
-import { putDerived } from "./derived-blob.ts";
+import { keptInline, putDerived } from "./converted.ts";
 import { withoutPageMarkers } from "./parsed.ts";
 import { offloadPlan, SUMMARY_INPUT_CHARS } from "./enrich.ts";
 
@@ -75,6 +75,7 @@ export async function prepareBatch(d: IngestDeps, items: ParsedJob[]): Promise<P
       const fields: ReadyFields = {
         chunks, corpusId: item.doc.corpus_id, userId: item.doc.user_id, tokens: e?.tokens ?? d.models.tokens().count(text()),
         nbWords: item.parsed.nbWords, nbPages: item.parsed.nbPages, lang, summary,
+        markdown: keptInline(item.parsed.markdown) ? item.parsed.markdown : undefined,
       };
       // The worker's vectors cover every row when it made the summary, else the parsed chunks only.
       const vectors = new Array<Float32Array | undefined>(chunks.length);
@@ -128,11 +129,12 @@ export async function writeBatch(d: IngestDeps, prepared: Prepared): Promise<Job
   if (!ready.length) return out;
   try {
     setStages(d.db, ready.map(({ p }) => ({ job: p.job, done: 0, total: p.fields.chunks.length })), "indexing");
-    // Markdown blobs and vectors are independent; both precede the commit. The replacements are
+    // Markdown blobs (of large documents: a small one is kept by the commit, converted.ts) and
+    // vectors are independent; both precede the commit. The replacements are
     // issued in one synchronous loop so the driver applies them as one delete and one add. All
     // writes settle before a failure is reported, so none is still running once the jobs requeue.
     const written = await Promise.allSettled([
-      ...ready.map(({ p }) => putDerived(d.blobs, markdownKey(p.job.org_id, p.job.document_id, p.job.generation), p.parsed.markdown)),
+      ...ready.filter(({ p }) => p.fields.markdown === undefined).map(({ p }) => putDerived(d.blobs, markdownKey(p.job.org_id, p.job.document_id, p.job.generation), p.parsed.markdown)),
       ...ready.map(({ p }) => d.vectors.replaceDocument(p.job.org_id, p.job.document_id, p.fields.chunks.map((c, i) => ({
         chunkId: c.id, orgId: p.job.org_id, corpusId: p.doc.corpus_id, documentId: p.job.document_id,
         generation: p.job.generation, text: c.text, vector: p.vectors[i]!,

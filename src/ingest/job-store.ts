@@ -73,6 +73,8 @@ export interface ReadyFields {
   nbPages: number;
   lang: string;
   summary: string;
+  /** The converted markdown when it is kept in the database (converted.ts), else undefined: it is a blob. */
+  markdown?: string;
 }
 
 export function loadDoc(db: Db, orgId: string, docId: string): DocRow | null {
@@ -148,6 +150,12 @@ export function commitReadyMany(db: Db, items: { job: JobRow; fields: ReadyField
            summary = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
          WHERE org_id = ? AND id = ?`,
       ).run(f.tokens, f.nbWords, f.nbPages, f.lang, f.summary, now, job.org_id, job.document_id);
+      if (f.markdown !== undefined) {
+        sql(db, "INSERT OR REPLACE INTO converted (org_id, document_id, generation, markdown) VALUES (?, ?, ?, ?)")
+          .run(job.org_id, job.document_id, job.generation, f.markdown);
+      }
+      // An earlier generation's converted form is of no use once this one is READY.
+      sql(db, "DELETE FROM converted WHERE document_id = ? AND generation < ?").run(job.document_id, job.generation);
       recordUsage(db, job.org_id, {
         metric: "tokens", op: "used", amount: f.tokens, at: now, userId: f.userId, corpusId: f.corpusId, source: "document",
       });
@@ -155,6 +163,13 @@ export function commitReadyMany(db: Db, items: { job: JobRow; fields: ReadyField
     }
     return current;
   }).immediate();
+}
+
+/** The converted markdown kept in the database for a document generation (null: none, or a blob). */
+export function loadConverted(db: Db, orgId: string, docId: string, generation: number): string | null {
+  return sql<{ markdown: string }, [string, string, number]>(db,
+    "SELECT markdown FROM converted WHERE document_id = ? AND org_id = ? AND generation = ?",
+  ).get(docId, orgId, generation)?.markdown ?? null;
 }
 
 /** Crash recovery at start: interrupted jobs go back to the queue; orphan PROCESSING docs get a job. */

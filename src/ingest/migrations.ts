@@ -29,4 +29,15 @@ export const migrations: Migration[] = [
         started_at INTEGER, finished_at INTEGER, retired_table TEXT, updated_at INTEGER NOT NULL);
     `,
   },
+  {
+    // The converted markdown of documents small enough to keep in the database (converted.ts);
+    // larger ones stay in the blob store. Written in the READY transaction.
+    id: "ingest-converted-001",
+    sql: `
+      CREATE TABLE converted (
+        id INTEGER PRIMARY KEY, org_id TEXT NOT NULL, document_id TEXT NOT NULL,
+        generation INTEGER NOT NULL, markdown TEXT NOT NULL);
+      CREATE UNIQUE INDEX converted_doc ON converted(document_id, generation);
+    `,
+  },
 ];

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { startKbqa, waitFor, type Kbqa } from "../helpers/server.ts";
 import { DOCX } from "../../src/ingest/formats.ts";
 import { newId } from "../../src/store/ids.ts";
-import { markdownKey, previewKey } from "../../src/store/blob-keys.ts";
+import { previewKey } from "../../src/store/blob-keys.ts";
+import { readConverted } from "../../src/ingest/converted.ts";
+import { FsBlobStore } from "../../src/store/fs-blob.ts";
 import type { Db } from "../../src/store/db.ts";
 import { docx, patchDeclaredSizes, textPdf, utf8 } from "../convert/fixtures.ts";
 import { chunkRows, docState, openTestDb, seedDoc, vectorCount, type Seed } from "./seed.ts";
@@ -45,7 +47,7 @@ describe("ingestion through the real server", () => {
     expect(rows[1]!.body).toStartWith("Chapter 1\n\nBody line 1 of page 1");
     for (const r of rows) expect(r.hash).toBe(md5(r.body));
     expect(await vectorCount(k.dataDir, orgId, id, 1)).toBe(rows.length);
-    expect(existsSync(join(k.dataDir, "blobs", markdownKey(orgId, id, 1)))).toBe(true);
+    expect(await readConverted(db, new FsBlobStore(join(k.dataDir, "blobs")), orgId, id, 1)).toContain("Body line 1 of page 1");
     const usage = db.query<{ amount: number }, [string]>("SELECT amount FROM usage_events WHERE org_id = ? AND metric = 'tokens' AND source = 'document'").all(orgId);
     expect(usage.map((u) => u.amount)).toContain(d.tokens!);
     // Previews come after READY, in the background.

@@ -6,7 +6,8 @@ import * as lancedb from "@lancedb/lancedb";
 import { startKbqa, waitFor } from "../helpers/server.ts";
 import { openDb, type Db } from "../../src/store/db.ts";
 import { FsBlobStore } from "../../src/store/fs-blob.ts";
-import { markdownKey, originalKey } from "../../src/store/blob-keys.ts";
+import { originalKey } from "../../src/store/blob-keys.ts";
+import { readConverted } from "../../src/ingest/converted.ts";
 import { newId } from "../../src/store/ids.ts";
 import { openLanceIndex, tableNameFor, type LanceIndex } from "../../src/store/lance.ts";
 import { createBuiltinEmbedder, BUILTIN_EMBED_ID } from "../../src/models/builtin-embed.ts";
@@ -76,7 +77,7 @@ describe("finishBatch: one LanceDB replace and one commit for many documents, ea
       expect(await vectors.countDocument(org, id)).toBe(rows.length);
       expect(db.query<{ status: string; stage: string | null }, [string]>("SELECT status, stage FROM documents WHERE id = ?").get(id)).toEqual({ status: "READY", stage: null });
       expect(db.query<{ state: string }, [number]>("SELECT state FROM jobs WHERE id = ?").get(it.job.id)).toEqual({ state: "done" });
-      expect(await Bun.file(deps.blobs.filePath!(markdownKey(org, id, 1))).text()).toBe(it.parsed.markdown);
+      expect(await readConverted(db, deps.blobs, org, id, 1)).toBe(it.parsed.markdown);
     }
     expect(await vectors.countDocument(org, superseded!.job.document_id)).toBe(0);
     expect(db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM chunks WHERE document_id = ?").get(superseded!.job.document_id)!.n).toBe(0);
