@@ -3,9 +3,9 @@
 // Baseline measured in the same run: the bare stages called directly in this process —
 // convert() alone, elements+chunking alone, the summariser alone, the embedder alone on the
 // same texts the pipeline embeds (chunks and the summary chunk).
-// Documents are handed to the server exactly as commit does (document row + blob + job row);
-// the 500 files are committed in one transaction and timed from that commit, after the PDF's
-// previews are done (they would otherwise compete for the workers and the CPU).
+// Documents are handed to the server exactly as commit does (document row + blob + job row, then
+// a wake-up of the scheduler); the 500 files are committed in one transaction and timed from that
+// commit, after the PDF's previews are done (they would otherwise compete for the workers and the CPU).
 // With the built-in models, summary and embeddings run in the worker processes (ingest/enrich.ts).
 // Event-loop stalls of the server process (it runs in this process) are sampled every 5 ms.
 // Run: bun scripts/bench-ingest.ts [--workers N] [--docs 500] [--no-pdf]
@@ -97,14 +97,32 @@ function commitMany(db: Db, org: string, corpus: string, ids: string[], files: U
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 /** CPU time of each thread of this process by id, with its name (Linux, 10 ms ticks). */
-function threadsCpu(): Map<string, { name: string; ms: number }> {
+function threadsCpu(pid: number | "self" = "self"): Map<string, { name: string; ms: number }> {
   const m = new Map<string, { name: string; ms: number }>();
-  for (const t of readdirSync("/proc/self/task")) {
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {}
+  for (const t of tasks) {
     try {
-      const st = readFileSync(`/proc/self/task/${t}/stat`, "utf8");
+      const st = readFileSync(`/proc/${pid}/task/${t}/stat`, "utf8");
       const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")"));
       const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
       m.set(t, { name, ms: (Number(f[11]) + Number(f[12])) * 10 });
+    } catch {}
+  }
+  return m;
+}
+
+/** Threads of the live worker processes (children of this one), keyed pid/tid. */
+function workerThreadsCpu(): Map<string, { name: string; ms: number }> {
+  const m = new Map<string, { name: string; ms: number }>();
+  for (const p of readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const st = readFileSync(`/proc/${p}/stat`, "utf8");
+      if (Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[1]) !== process.pid) continue;
+      for (const [tid, v] of threadsCpu(Number(p))) m.set(`${p}/${tid}`, v);
     } catch {}
   }
   return m;
@@ -272,6 +290,7 @@ try {
   await untilSettled(db, org, await Promise.all(Array.from({ length: Number(workers) }, () => seed(db, blobs, org, newId(), mds[0]!, "text/markdown"))));
 
   const pdfId = WITH_PDF ? await seed(db, blobs, org, newId(), pdf, "application/pdf") : "";
+  server.wakeIngestion();
   const [pdfReadyMs, pdfStall] = WITH_PDF ? await withStallProbe(() => untilSettled(db, org, [pdfId])) : [0, 0];
   const pdfRow = db.query<{ status: string; nb_pages: number }, [string]>("SELECT status, nb_pages FROM documents WHERE id = ?").get(pdfId) ?? { status: "skipped", nb_pages: 0 };
   const pdfChunkRows = WITH_PDF ? chunksOf(db, [pdfId]) : 0;
@@ -291,18 +310,25 @@ try {
     const c0 = process.cpuUsage();
     const w0 = childrenCpuMs();
     const th0 = threadsCpu();
-    const [mdMs, mdStall] = await withStallProbe(() => untilSettled(db, org, commitMany(db, org, corpus, mdIds, mds, "text/markdown")));
+    const wth0 = workerThreadsCpu();
+    const [mdMs, mdStall] = await withStallProbe(() => {
+      const ids = commitMany(db, org, corpus, mdIds, mds, "text/markdown");
+      server.wakeIngestion(); // as the commit route does
+      return untilSettled(db, org, ids);
+    });
     const mdCpu = cpuMs(process.cpuUsage(c0));
     const threads = new Map<string, number>();
     for (const [tid, v] of threadsCpu()) threads.set(v.name, (threads.get(v.name) ?? 0) + v.ms - (th0.get(tid)?.ms ?? 0));
+    const workerThreads = new Map<string, number>();
+    for (const [tid, v] of workerThreadsCpu()) workerThreads.set(v.name, (workerThreads.get(v.name) ?? 0) + v.ms - (wth0.get(tid)?.ms ?? 0));
     const mdWorkerCpu = childrenCpuMs() - w0;
     const mdChunkRows = chunksOf(db, mdIds);
     const mdReady = db.query<{ n: number }, []>(`SELECT count(*) AS n FROM documents WHERE corpus_id = '${corpus}' AND status = 'READY'`).get()!.n;
     const ftsLagMs = await untilTextIndexed(join(config.dataDir, "lance"));
-    rounds.push({ mdMs, mdStall, mdCpu, mdWorkerCpu, mdChunkRows, mdReady, threads, ftsLagMs });
+    rounds.push({ mdMs, mdStall, mdCpu, mdWorkerCpu, mdChunkRows, mdReady, threads, workerThreads, ftsLagMs });
   }
   const allMs = rounds.map((r) => r.mdMs);
-  const { mdMs, mdStall, mdCpu, mdWorkerCpu, mdChunkRows, mdReady, threads, ftsLagMs } = [...rounds].sort((a, b) => a.mdMs - b.mdMs)[Math.floor(ROUNDS / 2)]!;
+  const { mdMs, mdStall, mdCpu, mdWorkerCpu, mdChunkRows, mdReady, threads, workerThreads, ftsLagMs } = [...rounds].sort((a, b) => a.mdMs - b.mdMs)[Math.floor(ROUNDS / 2)]!;
   await server.stop();
   db.close();
 
@@ -328,6 +354,8 @@ try {
   // LanceDB's (writes, index upkeep), JITWorker compiles.
   const byThread = [...threads].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);
   console.log(`  server CPU by thread: ${byThread.map(([name, ms]) => `${name} ${s(ms)}`).join(", ")}`);
+  const byWorkerThread = [...workerThreads].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);
+  console.log(`  workers' CPU by thread (both workers): ${byWorkerThread.map(([name, ms]) => `${name} ${s(ms)}`).join(", ")}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
