@@ -1,11 +1,11 @@
 // Ingestion throughput through the real server (scheduler, worker processes, summary, embeddings,
 // LanceDB, SQLite commit) on a generated 200-page text PDF and 500 small markdown files.
-// Baseline measured in the same run, the bare stages called directly: for the PDF, in this
-// process, convert() alone, elements+chunking alone, the summariser alone, the embedder alone on
-// the same texts the pipeline embeds (chunks and the summary chunk); for the small files, the
-// same plus counters and storing, in a child process (scripts/lib/md-stages.ts), one pass just
-// before each pipeline round, so each round is compared with stages timed under the same
-// machine conditions (this VM's speed drifts by tens of percent within minutes).
+// Baseline measured in the same run, the bare stages called directly in a child process
+// (scripts/lib/bare-stages.ts): convert() alone, elements+chunking alone, the summariser alone,
+// the embedder alone on the same texts the pipeline embeds (chunks and the summary chunk), and for
+// the small files also counters and storing. They are timed just before the pipeline run they
+// are compared with (the PDF once, the small files one pass before each round), so both see the
+// machine in the same state (this VM's speed drifts by tens of percent within minutes).
 // Documents are handed to the server exactly as commit does (document row + blob + job row, then
 // a wake-up of the scheduler); the 500 files are committed in one transaction and timed from that
 // commit, after the PDF's previews are done (they would otherwise compete for the workers and the CPU).
@@ -22,18 +22,12 @@ import { join } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { loadConfig } from "../src/config.ts";
 import { startServer } from "../src/server.ts";
-import { convert } from "../src/ingest/convert/index.ts";
-import { markdownToElements } from "../src/ingest/elements.ts";
-import { chunkElements, parseChunkConfig } from "../src/ingest/chunker/index.ts";
-import { createBuiltinEmbedder } from "../src/models/builtin-embed.ts";
-import { createBuiltinSummariser } from "../src/models/builtin-summary.ts";
-import { withoutPageMarkers } from "../src/ingest/pipeline.ts";
 import { openDb, type Db } from "../src/store/db.ts";
 import { FsBlobStore } from "../src/store/fs-blob.ts";
 import { originalKey } from "../src/store/blob-keys.ts";
 import { newId } from "../src/store/ids.ts";
 import * as lancedb from "@lancedb/lancedb";
-import { markdown, type StageTimes } from "./lib/md-stages.ts";
+import { markdown, type PdfStageTimes, type StageTimes } from "./lib/bare-stages.ts";
 
 const arg = (name: string) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
 const workers = arg("workers") ?? "2";
@@ -93,13 +87,13 @@ const allStages = (t: StageTimes) => t.extract + t.summary + t.embed + t.counter
 /** The bare-stages child: `pass()` runs one pass of every stage over the files and returns its times. */
 async function stagesProcess(dir: string, docs: number) {
   mkdirSync(dir, { recursive: true });
-  let waiting: { res: (t: StageTimes) => void; rej: (e: Error) => void } | undefined;
+  let waiting: { res: (t: unknown) => void; rej: (e: Error) => void } | undefined;
   let ready!: () => void;
   const started = new Promise<void>((r) => (ready = r));
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "lib", "md-stages.ts"), dir, String(docs)], {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "lib", "bare-stages.ts"), dir, String(docs)], {
     stdio: ["ignore", "inherit", "inherit"],
     serialization: "advanced",
-    ipc(m: { type: string; result?: StageTimes; message?: string }) {
+    ipc(m: { type: string; result?: unknown; message?: string }) {
       if (m.type === "ready") return ready();
       const w = waiting;
       waiting = undefined;
@@ -109,12 +103,14 @@ async function stagesProcess(dir: string, docs: number) {
   });
   void proc.exited.then((code) => waiting?.rej(new Error(`the bare-stages process exited (${code})`)));
   await started;
+  const request = <T>(m: { type: "pass" } | { type: "pdf"; bytes: Uint8Array }) => new Promise<T>((res, rej) => {
+    waiting = { res: res as (t: unknown) => void, rej };
+    proc.send(m);
+  });
   return {
     pid: proc.pid,
-    pass: () => new Promise<StageTimes>((res, rej) => {
-      waiting = { res, rej };
-      proc.send({ type: "pass" });
-    }),
+    pass: () => request<StageTimes>({ type: "pass" }),
+    pdf: (bytes: Uint8Array) => request<PdfStageTimes>({ type: "pdf", bytes }),
     stop: () => proc.kill(),
   };
 }
@@ -226,33 +222,13 @@ mkdirSync(join(dir, "models"));
 try {
   const mds = Array.from({ length: DOCS }, (_, i) => new TextEncoder().encode(markdown(i)));
 
-  // Bare stages, in this process.
-  const embedder = createBuiltinEmbedder();
-  const summariser = createBuiltinSummariser();
-  const embedAll = async (texts: string[]) => {
-    for (let i = 0; i < texts.length; i += 32) await embedder.embed(texts.slice(i, i + 32), "passage");
-  };
-
-  // Markdown: the bare stages run in a child process (scripts/lib/md-stages.ts), one pass right
-  // before each pipeline round; a first pass warms its JIT (the server's code is warm too).
+  // The bare stages run in a child process (scripts/lib/bare-stages.ts): the PDF's once just
+  // before the PDF is ingested, the small files' one pass just before each round; a first pass
+  // over the small files warms its JIT (the server's code is warm too).
   const bare = await stagesProcess(join(dir, "bare"), DOCS);
   await bare.pass();
 
-  // The PDF's bare stages after the small files': converting a 200-page PDF leaves this process's
-  // heap large, and stages timed after it ran up to twice as slow.
   const pdf = WITH_PDF ? await pdf200() : new Uint8Array();
-  let t = performance.now();
-  const conv = WITH_PDF ? await convert(pdf, "application/pdf") : { markdown: "", nbPages: 0 };
-  const convertMs = performance.now() - t;
-  t = performance.now();
-  const pdfChunks = WITH_PDF ? chunkElements(markdownToElements(conv.markdown), parseChunkConfig(null)) : [];
-  const chunkMs = performance.now() - t;
-  t = performance.now();
-  const pdfSummary = WITH_PDF ? (await summariser.summarise(withoutPageMarkers(conv.markdown).slice(0, 200_000), "en")).text : "";
-  const pdfSummaryMs = performance.now() - t;
-  t = performance.now();
-  if (WITH_PDF) await embedAll([pdfSummary, ...pdfChunks.map((c) => c.text)]);
-  const embedMs = performance.now() - t;
 
   // Through the server.
   const config = loadConfig({ data: join(dir, "data"), models: join(dir, "models"), port: "0", workers });
@@ -263,6 +239,8 @@ try {
   // Warm-up: spawn the worker processes (a one-off cost at server start, not per document).
   await untilSettled(db, org, await Promise.all(Array.from({ length: Number(workers) }, () => seed(db, blobs, org, newId(), mds[0]!, "text/markdown"))));
 
+  // The PDF's bare stages in the child process, just before the pipeline gets the same bytes.
+  const pdfStages = WITH_PDF ? await bare.pdf(pdf) : { convert: 0, chunk: 0, summary: 0, embed: 0, chunks: 0 };
   const pdfId = WITH_PDF ? await seed(db, blobs, org, newId(), pdf, "application/pdf") : "";
   server.wakeIngestion();
   const [pdfReadyMs, pdfStall] = WITH_PDF ? await withStallProbe(() => untilSettled(db, org, [pdfId])) : [0, 0];
@@ -316,8 +294,9 @@ try {
   if (WITH_PDF) {
     console.log(`200-page PDF: ${pdfRow.status}, ${pdfRow.nb_pages} pages, ${pdfChunkRows} chunk rows (incl. summary); READY in ${s(pdfReadyMs)}`);
     console.log(`  ${(200 / (pdfReadyMs / 1000)).toFixed(1)} pages/s, ${(pdfChunkRows / (pdfReadyMs / 1000)).toFixed(1)} chunks/s; longest event-loop stall ${pdfStall.toFixed(0)} ms`);
-    console.log(`  bare stages: convert ${s(convertMs)}, chunking ${s(chunkMs)}, summary ${s(pdfSummaryMs)}, embedding ${s(embedMs)} (${pdfChunks.length + 1} texts)`);
-    console.log(`  overhead: READY / (convert + embed) = ${x(pdfReadyMs, convertMs + embedMs)}; / (convert + chunk + summary + embed) = ${x(pdfReadyMs, convertMs + chunkMs + pdfSummaryMs + embedMs)}`);
+    const st = pdfStages;
+    console.log(`  bare stages (timed just before): convert ${s(st.convert)}, chunking ${s(st.chunk)}, summary ${s(st.summary)}, embedding ${s(st.embed)} (${st.chunks} texts)`);
+    console.log(`  overhead: READY / (convert + embed) = ${x(pdfReadyMs, st.convert + st.embed)}; / (convert + chunk + summary + embed) = ${x(pdfReadyMs, st.convert + st.chunk + st.summary + st.embed)}`);
     console.log(`  previews: ${tilesDone()}/400 tiles ${s(previewMs)} after READY`);
   }
   console.log(`${DOCS} markdown files: ${mdReady}/${DOCS} READY in ${s(mdMs)}: ${(DOCS / (mdMs / 1000)).toFixed(1)} docs/s, ${(mdChunkRows / (mdMs / 1000)).toFixed(1)} chunks/s; longest event-loop stall ${mdStall.toFixed(0)} ms`);

@@ -1,18 +1,23 @@
-// The bare stages of ingesting small markdown files, for scripts/bench-ingest.ts: each stage
-// called directly over all the files, one after the other, in one process. Run as a child
-// process of the benchmark (`bun scripts/lib/md-stages.ts <dir> <docs>`), so the stages are timed
-// right before each pipeline round (the machine's speed drifts by tens of percent over minutes)
-// without running inside the process that hosts the server under test.
+// The bare stages of ingestion, for scripts/bench-ingest.ts: each stage called directly, one
+// after the other, in one process, on the inputs the pipeline gets. Run as a child process of the
+// benchmark (`bun scripts/lib/bare-stages.ts <dir> <docs>`), so the stages are timed right before
+// the pipeline run they are compared with (this VM's speed drifts by tens of percent within
+// minutes) without running inside the process that hosts the server under test.
 //
-// Protocol (Bun IPC, advanced serialization): the parent sends {type: "pass"}; the child answers
-// {type: "result", result: StageTimes} after one pass, or {type: "error", message}.
+// Protocol (Bun IPC, advanced serialization), one request at a time:
+//   parent → child  {type: "pass"}              one pass over the small markdown files
+//                   {type: "pdf", bytes}        the PDF's stages, once
+//   child → parent  {type: "ready"}             once, after setup
+//                   {type: "result", result}    StageTimes or PdfStageTimes
+//                   {type: "error", message}
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { Database } from "bun:sqlite";
 import { convert } from "../../src/ingest/convert/index.ts";
 import { markdownToElements } from "../../src/ingest/elements.ts";
 import { chunkElements, parseChunkConfig } from "../../src/ingest/chunker/index.ts";
-import { COMMIT_ROWS } from "../../src/ingest/finish-batch.ts";
+import { COMMIT_ROWS, EMBED_BATCH } from "../../src/ingest/finish-batch.ts";
+import { SUMMARY_INPUT_CHARS } from "../../src/ingest/enrich.ts";
 import { md5 } from "../../src/ingest/ingest-job.ts";
 import { claimMany, commitReadyMany, type JobRow } from "../../src/ingest/job-store.ts";
 import { countWords } from "../../src/ingest/parsed.ts";
@@ -45,6 +50,34 @@ export interface StageTimes {
   /** CPU of the five stages (store as the service stores). */
   cpu: number;
   chunks: number;
+}
+
+/** Milliseconds per stage of one PDF. */
+export interface PdfStageTimes {
+  convert: number;
+  chunk: number;
+  summary: number;
+  embed: number;
+  chunks: number;
+}
+
+/** The PDF's stages as the pipeline runs them: conversion, chunking, summary of the text, embedding of the summary and the chunks. */
+export async function pdfStages(bytes: Uint8Array): Promise<PdfStageTimes> {
+  const embedder = createBuiltinEmbedder();
+  const summariser = createBuiltinSummariser();
+  let t = performance.now();
+  const conv = await convert(bytes, "application/pdf");
+  const convertMs = performance.now() - t;
+  t = performance.now();
+  const chunks = chunkElements(markdownToElements(conv.markdown), parseChunkConfig(null));
+  const chunk = performance.now() - t;
+  t = performance.now();
+  const summary = (await summariser.summarise(withoutPageMarkers(conv.markdown).slice(0, SUMMARY_INPUT_CHARS), "en")).text;
+  const summaryMs = performance.now() - t;
+  t = performance.now();
+  const texts = [summary, ...chunks.map((c) => c.text)];
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) await embedder.embed(texts.slice(i, i + EMBED_BATCH), "passage");
+  return { convert: convertMs, chunk, summary: summaryMs, embed: performance.now() - t, chunks: texts.length };
 }
 
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
@@ -153,10 +186,9 @@ export async function mdStages(dir: string, docs: number): Promise<() => Promise
 if (import.meta.main) {
   const [dir, docs] = process.argv.slice(2);
   const pass = await mdStages(dir!, Number(docs));
-  process.on("message", async (m: { type: string }) => {
-    if (m.type !== "pass") return;
+  process.on("message", async (m: { type: string; bytes?: Uint8Array }) => {
     try {
-      process.send!({ type: "result", result: await pass() });
+      process.send!({ type: "result", result: m.type === "pdf" ? await pdfStages(m.bytes!) : await pass() });
     } catch (e) {
       process.send!({ type: "error", message: String((e as Error)?.stack ?? e) });
     }
