@@ -23,12 +23,20 @@
  * still holds nothing, so a request is never sent to a worker being retired.
  */
 import { readFileSync } from "node:fs";
+import { getPriority, setPriority } from "node:os";
 import { resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { IngestFailure } from "./parsed.ts";
 import type { WorkerMessage, WorkerReply, WorkerRequest } from "./worker.ts";
 
 const MEM_POLL_MS = 200;
+/**
+ * How much lower the workers' scheduling priority is than the server's (nice steps). Ingestion
+ * is background work: when the cores are busy, the server's event loop (API requests, and the
+ * batch commits that turn parsed documents READY) runs first. Measured with 500 small files:
+ * rounds about 10 % shorter and shorter API stalls than at equal priority (README, Performance).
+ */
+export const WORKER_NICE = 5;
 /** Most small requests outstanding in one worker. */
 export const PIPELINE_DEPTH = 16;
 
@@ -146,6 +154,12 @@ export class WorkerPool {
         this.pump();
       },
     });
+    try {
+      // Relative to the server's own priority (inherited by the child), at most the lowest.
+      setPriority(slot.proc.pid, Math.min(getPriority(slot.proc.pid) + WORKER_NICE, 19));
+    } catch {
+      // Not fatal: the worker runs at the server's priority.
+    }
     this.slots.push(slot);
     return slot;
   }
