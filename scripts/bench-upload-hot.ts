@@ -8,27 +8,21 @@
  *
  * Usage: bun scripts/bench-upload-hot.ts [N=200] [blocks=3]
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startKbqa } from "../test/helpers/server.ts";
 import { percentile } from "./lib/load.ts";
+import { benchCorpus, directWrite, startBarePut } from "./lib/upload-refs.ts";
 
 const SIZE = 1024 * 1024;
 const N = Number(process.argv[2] ?? 200);
 const BLOCKS = Number(process.argv[3] ?? 3);
 
-const BARE = `const s = Bun.serve({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: ${SIZE * 2},
-  async fetch(r) { const n = (await r.bytes()).byteLength; return new Response(null, { headers: { "x-n": String(n) } }); } });
-console.log(s.port);`;
-const bare = Bun.spawn(["bun", "-e", BARE], { stdout: "pipe", stderr: "inherit" });
-const barePort = Number(new TextDecoder().decode((await bare.stdout.getReader().read()).value).trim());
+const bare = await startBarePut(SIZE * 2);
 
 const k = await startKbqa();
 try {
-  const org = await k.org("hot");
-  const jwt = await org.jwt({}, { expSeconds: 3600 });
-  const auth = { authorization: `Bearer ${jwt}`, "content-type": "application/json" };
-  const corpusId = ((await (await fetch(`${k.url}/v1/corpus/`, { method: "POST", headers: auth, body: JSON.stringify({ name: "hot" }) })).json()) as { id: string }).id;
+  const { auth, corpusId } = await benchCorpus(k, "hot");
   // Upload URLs made beforehand (untimed); nothing is committed, so no ingestion runs meanwhile.
   const urls: string[] = [];
   for (let i = 0; i < N * BLOCKS; i++) {
@@ -58,22 +52,14 @@ try {
       await r.arrayBuffer();
       if (r.status !== 200) throw new Error(`PUT answered ${r.status}`);
     });
-    const direct = await timed((body, i) => {
-      const fd = openSync(join(dir, `b${b}-${i}`), "w", 0o600);
-      for (let off = 0; off < body.byteLength;) off += writeSync(fd, body, off);
-      fsyncSync(fd);
-      closeSync(fd);
-      const dfd = openSync(dir, "r");
-      fsyncSync(dfd);
-      closeSync(dfd);
-    });
+    const direct = await timed((body, i) => directWrite(dir, `b${b}-${i}`, body));
     const barePut = await timed(async (body) => {
-      const r = await fetch(`http://127.0.0.1:${barePort}/`, { method: "PUT", body, headers: { "content-type": "text/plain" } });
+      const r = await fetch(`http://127.0.0.1:${bare.port}/`, { method: "PUT", body, headers: { "content-type": "text/plain" } });
       await r.arrayBuffer();
     });
     console.log(`block ${b}: PUT ${put.toFixed(2)}  direct write ${direct.toFixed(2)}  bare PUT ${barePut.toFixed(2)}  PUT / direct ${(put / direct).toFixed(2)}x`);
   }
 } finally {
   await k.stop();
-  bare.kill();
+  bare.stop();
 }

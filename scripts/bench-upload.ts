@@ -22,41 +22,26 @@
  * instead of converting and embedding 1 GiB of text on the same 2 cores during the run:
  * this measures the upload path, not ingestion (scripts/bench-ingest.ts does that).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startKbqa } from "../test/helpers/server.ts";
 import { percentile } from "./lib/load.ts";
+import { benchCorpus, directWrite, fsyncDir, startBarePut, writeAll } from "./lib/upload-refs.ts";
 
 const N = Number(process.argv[2] ?? 1000);
 const SIZE = Number(process.argv[3] ?? 1024 * 1024);
 const WARMUP = 20;
 
-const BARE = `const s = Bun.serve({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: ${SIZE * 2 + 1024},
-  async fetch(r) { const n = (await r.bytes()).byteLength; return new Response(null, { headers: { "x-n": String(n) } }); } });
-console.log(s.port);`;
-const bare = Bun.spawn(["bun", "-e", BARE], { stdout: "pipe", stderr: "inherit" });
-const barePort = Number(new TextDecoder().decode((await bare.stdout.getReader().read()).value).trim());
+const bare = await startBarePut(SIZE * 2 + 1024);
 
 const t: Record<string, number[]> = {};
 const rec = (name: string, ms: number) => (t[name] ??= []).push(ms);
 const statuses = new Map<string, number>();
 const count = (s: string) => statuses.set(s, (statuses.get(s) ?? 0) + 1);
 
-function writeAll(fd: number, b: Uint8Array) {
-  for (let off = 0; off < b.byteLength; ) off += writeSync(fd, b, off);
-}
-function fsyncDir(dir: string) {
-  const fd = openSync(dir, "r");
-  fsyncSync(fd);
-  closeSync(fd);
-}
-
 const k = await startKbqa();
 try {
-  const org = await k.org("bench");
-  const jwt = await org.jwt({}, { expSeconds: 3600 });
-  const auth = { authorization: `Bearer ${jwt}`, "content-type": "application/json" };
-  const corpusId = ((await (await fetch(`${k.url}/v1/corpus/`, { method: "POST", headers: auth, body: JSON.stringify({ name: "bench" }) })).json()) as { id: string }).id;
+  const { auth, corpusId } = await benchCorpus(k, "bench");
 
   const base = new Uint8Array(SIZE);
   for (let i = 0; i < SIZE; i++) base[i] = 97 + (i % 26);
@@ -103,11 +88,7 @@ try {
     },
     async direct(i, body, keep) {
       const d0 = performance.now();
-      const fd = openSync(join(direct, `d${i}`), "w", 0o600);
-      writeAll(fd, body);
-      fsyncSync(fd);
-      closeSync(fd);
-      fsyncDir(direct);
+      directWrite(direct, `d${i}`, body);
       if (keep) rec("direct write", performance.now() - d0);
     },
     async atomic(i, body, keep) {
@@ -123,7 +104,7 @@ try {
     },
     async bare(_i, body, keep) {
       const b0 = performance.now();
-      const br = await fetch(`http://127.0.0.1:${barePort}/`, { method: "PUT", body, headers: { "content-type": "text/plain" } });
+      const br = await fetch(`http://127.0.0.1:${bare.port}/`, { method: "PUT", body, headers: { "content-type": "text/plain" } });
       await br.arrayBuffer();
       count(`bare ${br.status}`);
       if (keep) rec("bare PUT", performance.now() - b0);
@@ -171,5 +152,5 @@ try {
   console.log(`statuses: ${JSON.stringify(Object.fromEntries(statuses))}`);
 } finally {
   await k.stop();
-  bare.kill();
+  bare.stop();
 }

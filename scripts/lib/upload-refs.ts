@@ -1,0 +1,42 @@
+// The references and setup shared by the upload benchmarks (bench-upload.ts, bench-upload-hot.ts).
+import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { Kbqa } from "../../test/helpers/server.ts";
+
+/** A child Bun.serve that reads each request body and discards it: the HTTP floor of an upload, no disk. */
+export async function startBarePut(maxBodyBytes: number): Promise<{ port: number; stop(): void }> {
+  const code = `const s = Bun.serve({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: ${maxBodyBytes},
+  async fetch(r) { const n = (await r.bytes()).byteLength; return new Response(null, { headers: { "x-n": String(n) } }); } });
+console.log(s.port);`;
+  const proc = Bun.spawn(["bun", "-e", code], { stdout: "pipe", stderr: "inherit" });
+  const port = Number(new TextDecoder().decode((await proc.stdout.getReader().read()).value).trim());
+  return { port, stop: () => proc.kill() };
+}
+
+export function writeAll(fd: number, b: Uint8Array) {
+  for (let off = 0; off < b.byteLength; ) off += writeSync(fd, b, off);
+}
+
+export function fsyncDir(dir: string) {
+  const fd = openSync(dir, "r");
+  fsyncSync(fd);
+  closeSync(fd);
+}
+
+/** The issue's baseline: the bytes written to a new file with the durability the route gives (one write, fsync of the file and of its directory). */
+export function directWrite(dir: string, name: string, body: Uint8Array) {
+  const fd = openSync(join(dir, name), "w", 0o600);
+  writeAll(fd, body);
+  fsyncSync(fd);
+  closeSync(fd);
+  fsyncDir(dir);
+}
+
+/** An organization with a JWT and a corpus on the running server, for the benchmark's uploads. */
+export async function benchCorpus(k: Kbqa, name: string): Promise<{ auth: Record<string, string>; corpusId: string }> {
+  const org = await k.org(name);
+  const jwt = await org.jwt({}, { expSeconds: 3600 });
+  const auth = { authorization: `Bearer ${jwt}`, "content-type": "application/json" };
+  const r = await fetch(`${k.url}/v1/corpus/`, { method: "POST", headers: auth, body: JSON.stringify({ name }) });
+  return { auth, corpusId: ((await r.json()) as { id: string }).id };
+}
