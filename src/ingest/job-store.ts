@@ -155,7 +155,7 @@ export function commitReadyMany(db: Db, items: { job: JobRow; fields: ReadyField
           .run(job.org_id, job.document_id, job.generation, f.markdown);
       }
       // An earlier generation's converted form is of no use once this one is READY.
-      sql(db, "DELETE FROM converted WHERE document_id = ? AND generation < ?").run(job.document_id, job.generation);
+      sql(db, "DELETE FROM converted WHERE document_id = ? AND org_id = ? AND generation < ?").run(job.document_id, job.org_id, job.generation);
       recordUsage(db, job.org_id, {
         metric: "tokens", op: "used", amount: f.tokens, at: now, userId: f.userId, corpusId: f.corpusId, source: "document",
       });
