@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, fsync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import type { FsBlobStore } from "../store/fs-blob.ts";
