@@ -41,4 +41,10 @@ export const migrations: Migration[] = [
       CREATE INDEX documents_filename ON documents(org_id, corpus_id, filename_lc);
     `,
   },
+  {
+    // The SHA-256 the storage route computed while writing the object (its ETag), so commit
+    // deduplicates on it instead of hashing the whole file again.
+    id: "documents-003",
+    sql: `ALTER TABLE upload_grants ADD COLUMN sha256 TEXT;`,
+  },
 ];

@@ -46,8 +46,21 @@ export function releaseGrant(db: Db, nonce: string): void {
   db.query("UPDATE upload_grants SET claimed_at = NULL WHERE nonce = ? AND completed_at IS NULL").run(nonce);
 }
 
-export function completeGrant(db: Db, nonce: string, size: number, now: number): void {
-  db.query("UPDATE upload_grants SET completed_at = ?, size = ? WHERE nonce = ?").run(now, size, nonce);
+export function completeGrant(db: Db, nonce: string, size: number, sha256: string, now: number): void {
+  db.query("UPDATE upload_grants SET completed_at = ?, size = ?, sha256 = ? WHERE nonce = ?").run(now, size, sha256, nonce);
+}
+
+/**
+ * Size and SHA-256 (hex) of what the completed PUT of the document's generation wrote, if one
+ * did. A URL is single use and bound to its generation, so that PUT is the object's only writer.
+ */
+export function uploadedObject(db: Db, orgId: string, documentId: string, generation: number): { size: number; sha256: string } | null {
+  return db
+    .query<{ size: number; sha256: string }, [string, string, number]>(
+      `SELECT size, sha256 FROM upload_grants WHERE org_id = ? AND document_id = ? AND generation = ?
+       AND completed_at IS NOT NULL AND sha256 IS NOT NULL ORDER BY completed_at DESC LIMIT 1`,
+    )
+    .get(orgId, documentId, generation);
 }
 
 /** True while a PUT to the document's current generation is being written. */

@@ -54,12 +54,13 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         try {
           const { size, sha256, timing } = await writeUpload(blobs, key, request, max);
           const c0 = performance.now();
-          completeGrant(ctx.db, nonce, size, ctx.clock.now());
+          const hex = sha256.toString("hex");
+          completeGrant(ctx.db, nonce, size, hex, ctx.clock.now());
           const end = performance.now();
           // Server-Timing lets a client (scripts/bench-upload.ts) split network time from storage time.
           const all = { claim: claimed - t0, ...timing, complete: end - c0, total: end - t0 };
           const phases = Object.entries(all).map(([k, ms]) => `${k};dur=${ms.toFixed(2)}`);
-          const headers = { etag: `"${sha256.toString("hex")}"`, "x-amz-checksum-sha256": sha256.toString("base64"), "server-timing": phases.join(", ") };
+          const headers = { etag: `"${hex}"`, "x-amz-checksum-sha256": sha256.toString("base64"), "server-timing": phases.join(", ") };
           return new Response(null, { status: 200, headers });
         } catch (e) {
           releaseGrant(ctx.db, nonce); // nothing was written: the URL may be retried until it expires

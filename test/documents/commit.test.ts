@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { join } from "node:path";
+import { FsBlobStore } from "../../src/store/fs-blob.ts";
 import { corpus, initOk, put, sql, upload } from "./helpers.ts";
 
 let k: Kbqa;
@@ -28,6 +30,24 @@ describe("POST /v1/doc/{id}/commit", () => {
     expect(usage).toContainEqual({ metric: "storage", op: "created", amount: text.length, corpus_id: corpusId, source: "document" });
     const [row] = sql<{ content_hash: string }>(k, "SELECT content_hash FROM documents WHERE id = ?", init.document.id);
     expect(row!.content_hash).toBe(new Bun.CryptoHasher("sha256").update(text).digest("hex"));
+  });
+
+  test("the content hash is the SHA-256 the storage route computed (its ETag); bytes stored without a PUT are hashed at commit", async () => {
+    const sha = (t: string) => new Bun.CryptoHasher("sha256").update(t).digest("hex");
+    const text = unique();
+    const i = await initOk(a, { corpusId });
+    const p = await put(i.uploadUrl, text);
+    expect(p.headers.get("etag")).toBe(`"${sha(text)}"`);
+    expect(sql(k, "SELECT size, sha256 FROM upload_grants WHERE document_id = ?", i.document.id)).toEqual([{ size: text.length, sha256: sha(text) }]);
+    expect((await a.api("POST", `/v1/doc/${i.document.id}/commit`)).status).toBe(202);
+    expect(sql(k, "SELECT content_hash FROM documents WHERE id = ?", i.document.id)).toEqual([{ content_hash: sha(text) }]);
+
+    const other = unique();
+    const j = await initOk(a, { corpusId });
+    const [{ blob_key }] = sql<{ blob_key: string }>(k, "SELECT blob_key FROM documents WHERE id = ?", j.document.id) as [{ blob_key: string }];
+    await new FsBlobStore(join(k.dataDir, "blobs")).put(blob_key, other);
+    expect((await a.api("POST", `/v1/doc/${j.document.id}/commit`)).status).toBe(202);
+    expect(sql(k, "SELECT content_hash FROM documents WHERE id = ?", j.document.id)).toEqual([{ content_hash: sha(other) }]);
   });
 
   test("nothing uploaded → 400, the document stays AWAITING_UPLOAD and its URL stays usable", async () => {
