@@ -4,7 +4,9 @@
  * bench-upload.ts interleaves init, PUT, commit and the references one cycle at a time, as a
  * client uploading documents does; on this VM every hand-off to a process or thread that has
  * gone idle then costs wake-up time, which this variant leaves out: it tells how much of the
- * PUT is the route's own work.
+ * PUT is the route's own work. A fourth reference, the minimal durable PUT, is a child server
+ * doing only what the issue requires of the route's write (temporary file, fsync, rename,
+ * directory fsync): the floor of any route that stores uploads atomically and durably.
  *
  * Usage: bun scripts/bench-upload-hot.ts [N=200] [blocks=3]
  */
@@ -12,7 +14,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startKbqa } from "../test/helpers/server.ts";
 import { percentile } from "./lib/load.ts";
-import { benchCorpus, directWrite, startBarePut } from "./lib/upload-refs.ts";
+import { benchCorpus, directWrite, startBarePut, startDurablePut } from "./lib/upload-refs.ts";
 
 const SIZE = 1024 * 1024;
 const N = Number(process.argv[2] ?? 200);
@@ -32,6 +34,9 @@ try {
   const base = new Uint8Array(SIZE).map((_, i) => 97 + (i % 26));
   const dir = join(k.dataDir, "direct-baseline");
   mkdirSync(dir);
+  const durableDir = join(k.dataDir, "durable-reference");
+  mkdirSync(durableDir);
+  const durable = await startDurablePut(SIZE * 2, durableDir);
   const p50 = (a: number[]) => percentile([...a].sort((x, y) => x - y), 50);
   const timed = async (op: (body: Uint8Array<ArrayBuffer>, i: number) => Promise<void> | void) => {
     const ms: number[] = [];
@@ -57,8 +62,16 @@ try {
       const r = await fetch(`http://127.0.0.1:${bare.port}/`, { method: "PUT", body, headers: { "content-type": "text/plain" } });
       await r.arrayBuffer();
     });
-    console.log(`block ${b}: PUT ${put.toFixed(2)}  direct write ${direct.toFixed(2)}  bare PUT ${barePut.toFixed(2)}  PUT / direct ${(put / direct).toFixed(2)}x`);
+    const minimal = await timed(async (body) => {
+      const r = await fetch(`http://127.0.0.1:${durable.port}/`, { method: "PUT", body, headers: { "content-type": "text/plain" } });
+      await r.arrayBuffer();
+    });
+    console.log(
+      `block ${b}: PUT ${put.toFixed(2)}  direct write ${direct.toFixed(2)}  bare PUT ${barePut.toFixed(2)}  minimal durable PUT ${minimal.toFixed(2)}` +
+        `  PUT / direct ${(put / direct).toFixed(2)}x  minimal durable PUT / direct ${(minimal / direct).toFixed(2)}x`,
+    );
   }
+  durable.stop();
 } finally {
   await k.stop();
   bare.stop();

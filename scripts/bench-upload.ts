@@ -2,7 +2,7 @@
  * Upload path benchmark: N init + PUT + commit cycles of a distinct 1 MiB file against the real
  * server (child process, default flags), sequential.
  *
- * References measured in the same run, on the same bytes, each cycle running the four steps in
+ * References measured in the same run, on the same bytes, each cycle running the five steps in
  * a rotated order so none always follows another (2 cores, other work on the machine):
  * - direct write: a new file in the same data directory with the durability the route gives
  *   (open, one write, fsync of the file, fsync of the directory), synchronous calls. This is
@@ -12,6 +12,9 @@
  *   commit the plain direct write does not need (its file fsync already commits the new name).
  * - bare PUT: the same bytes PUT over loopback to a Bun.serve child that reads the body and
  *   discards it: the HTTP floor any upload pays before touching the disk.
+ * - minimal durable PUT: the same bytes PUT to a Bun.serve child that stores them as the issue
+ *   requires and does nothing else (temporary file, fsync, rename, directory fsync; no
+ *   signature, grant or hash): the floor of any atomic, durable upload route on this machine.
  *
  * After each commit the script waits (untimed) until ingestion has finished with the document,
  * so that work never lands inside a timed step.
@@ -26,7 +29,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from "n
 import { join } from "node:path";
 import { startKbqa } from "../test/helpers/server.ts";
 import { percentile } from "./lib/load.ts";
-import { benchCorpus, directWrite, fsyncDir, startBarePut, writeAll } from "./lib/upload-refs.ts";
+import { benchCorpus, directWrite, fsyncDir, startBarePut, startDurablePut, writeAll } from "./lib/upload-refs.ts";
 
 const N = Number(process.argv[2] ?? 1000);
 const SIZE = Number(process.argv[3] ?? 1024 * 1024);
@@ -40,6 +43,9 @@ const statuses = new Map<string, number>();
 const count = (s: string) => statuses.set(s, (statuses.get(s) ?? 0) + 1);
 
 const k = await startKbqa();
+const durableDir = join(k.dataDir, "durable-reference");
+mkdirSync(durableDir, { recursive: true });
+const durable = await startDurablePut(SIZE * 2 + 1024, durableDir);
 try {
   const { auth, corpusId } = await benchCorpus(k, "bench");
 
@@ -109,6 +115,13 @@ try {
       count(`bare ${br.status}`);
       if (keep) rec("bare PUT", performance.now() - b0);
     },
+    async minimal(_i, body, keep) {
+      const m0 = performance.now();
+      const mr = await fetch(`http://127.0.0.1:${durable.port}/`, { method: "PUT", body, headers: { "content-type": "text/plain" } });
+      await mr.arrayBuffer();
+      count(`minimal ${mr.status}`);
+      if (keep) rec("minimal durable PUT", performance.now() - m0);
+    },
   };
   const order = Object.keys(steps);
 
@@ -126,6 +139,7 @@ try {
   for (let i = 0; i < N; i++) await run(i, true);
   const seconds = (performance.now() - start) / 1000;
   rmSync(direct, { recursive: true, force: true });
+  rmSync(durableDir, { recursive: true, force: true });
 
   const stat = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
@@ -136,7 +150,7 @@ try {
   console.log(`bench-upload: ${N} cycles of ${SIZE} bytes, sequential, ${seconds.toFixed(1)} s wall, load average ${(await Bun.file("/proc/loadavg").text().catch(() => "?")).split(" ").slice(0, 3).join(" ")}`);
   console.log(`throughput: ${(N / sum(t.cycle!)).toFixed(1)} init+PUT+commit cycles/s, ${((N * SIZE) / 1048576 / sum(t.PUT!)).toFixed(1)} MiB/s through PUT (timed steps only; references and ingestion waits excluded)`);
   console.log("step                     mean ms   p50 ms   p99 ms");
-  const rows = ["init", "PUT", "commit", "cycle", ...[...serverPhases].map((p) => `PUT server ${p}`), "PUT outside handler", "direct write", "atomic direct write", "bare PUT"];
+  const rows = ["init", "PUT", "commit", "cycle", ...[...serverPhases].map((p) => `PUT server ${p}`), "PUT outside handler", "direct write", "atomic direct write", "bare PUT", "minimal durable PUT"];
   for (const name of rows) {
     const s = stat(t[name]!);
     console.log(`${name.padEnd(22)} ${f(s.mean)} ${f(s.p50)} ${f(s.p99)}`);
@@ -149,8 +163,11 @@ try {
   console.log(`PUT / atomic direct write:   ${ratio("PUT", "atomic direct write")}`);
   console.log(`server total / direct write: ${ratio("PUT server total", "direct write")}`);
   console.log(`bare PUT / direct write:     ${ratio("bare PUT", "direct write")}   (HTTP floor, no disk)`);
+  console.log(`minimal durable PUT / direct write: ${ratio("minimal durable PUT", "direct write")}   (floor of an atomic durable upload)`);
+  console.log(`PUT / minimal durable PUT:   ${ratio("PUT", "minimal durable PUT")}   (what the route adds: signature, grant, SHA-256, key directory)`);
   console.log(`statuses: ${JSON.stringify(Object.fromEntries(statuses))}`);
 } finally {
   await k.stop();
   bare.stop();
+  durable.stop();
 }

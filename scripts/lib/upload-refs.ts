@@ -4,12 +4,35 @@ import { join } from "node:path";
 import type { Kbqa } from "../../test/helpers/server.ts";
 
 /** A child Bun.serve that reads each request body and discards it: the HTTP floor of an upload, no disk. */
-export async function startBarePut(maxBodyBytes: number): Promise<{ port: number; stop(): void }> {
-  const code = `const s = Bun.serve({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: ${maxBodyBytes},
-  async fetch(r) { const n = (await r.bytes()).byteLength; return new Response(null, { headers: { "x-n": String(n) } }); } });
-console.log(s.port);`;
+export function startBarePut(maxBodyBytes: number): Promise<{ port: number; stop(): void }> {
+  return startChildPut(maxBodyBytes, "await r.bytes(); return new Response(null);");
+}
+
+/**
+ * A child Bun.serve that stores each body the way the issue asks of the route and nothing else:
+ * whole body read natively, temporary file, fsync, rename, fsync of the directory. No signature,
+ * grant, hash or key directories: the floor of an atomic durable upload on this machine.
+ */
+export function startDurablePut(maxBodyBytes: number, dir: string): Promise<{ port: number; stop(): void }> {
+  return startChildPut(
+    maxBodyBytes,
+    `const b = await r.bytes(); const i = n++; const tmp = dir + "/" + i + ".tmp";
+    const fd = fs.openSync(tmp, "w", 0o600); for (let o = 0; o < b.byteLength; ) o += fs.writeSync(fd, b, o);
+    await fsyncAsync(fd); fs.closeSync(fd); fs.renameSync(tmp, dir + "/" + i);
+    const d = fs.openSync(dir, "r"); await fsyncAsync(d); fs.closeSync(d);
+    return new Response(null);`,
+    `const fs = require("node:fs"); const fsyncAsync = require("node:util").promisify(fs.fsync);
+    const dir = ${JSON.stringify(dir)}; let n = 0;`,
+  );
+}
+
+async function startChildPut(maxBodyBytes: number, handler: string, prelude = ""): Promise<{ port: number; stop(): void }> {
+  const code = `${prelude}
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: ${maxBodyBytes}, async fetch(r) { ${handler} } });
+  console.log(s.port);`;
   const proc = Bun.spawn(["bun", "-e", code], { stdout: "pipe", stderr: "inherit" });
   const port = Number(new TextDecoder().decode((await proc.stdout.getReader().read()).value).trim());
+  if (!port) throw new Error("the reference server did not start");
   return { port, stop: () => proc.kill() };
 }
 

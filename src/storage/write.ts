@@ -13,9 +13,10 @@ export class TooLarge extends Error {
 }
 
 /**
- * Up to this many bytes of a body are kept in memory after being written, to be hashed while
- * the last flushes wait on the disk. Past it, chunks are hashed as they arrive, so memory per
- * upload stays bounded whatever the configured maximum.
+ * Up to this many bytes of a body are kept in memory: a declared body this small is read whole,
+ * and a streamed one is kept after being written, to be hashed while the last flushes wait on
+ * the disk. Past it, chunks are hashed as they arrive, so memory per upload stays bounded
+ * whatever the configured maximum.
  */
 export const HOLD_FOR_HASH_MAX = 16 * 1024 * 1024;
 
@@ -51,9 +52,13 @@ export interface WriteResult {
  * crash at that point would; a retry of the URL overwrites it. The caller has already refused
  * a declared length above `maxBytes`; every body, declared or chunked, is counted as it arrives.
  *
- * Each chunk is written to the temporary file as it arrives and flushed to the disk while the
- * next ones arrive (see Flusher), so the writes and most of the disk time overlap the transfer
- * instead of following it. The directory and the file are created synchronously first:
+ * A body whose declared Content-Length is at most HOLD_FOR_HASH_MAX is read whole with
+ * `request.bytes()` and written in one call: Bun then fills one buffer natively, where iterating
+ * the body as a JavaScript stream cost 0.3 ms more per MiB on the event loop (PUT p50 −0.4 ms in
+ * paired runs, 1 MiB), more than flushing during the transfer saved. Chunked or larger bodies are
+ * streamed: each chunk is written to the temporary file as it arrives and flushed to the disk
+ * while the next ones arrive (see Flusher), so memory stays bounded and most of the disk time
+ * overlaps the transfer instead of following it. The directory and the file are created synchronously first:
  * created on the thread pool to overlap the first bytes, they were ready later (two pool
  * round trips) than the synchronous calls, and the upload was no faster.
  *
@@ -80,7 +85,16 @@ export async function writeUpload(blobs: FsBlobStore, key: string, request: Requ
     flusher = new Flusher(fd);
     const t0 = performance.now();
     timing.open = t0 - o0;
-    if (request.body) {
+    const declared = declaredLength(request);
+    if (declared !== null && declared <= Math.min(HOLD_FOR_HASH_MAX, maxBytes)) {
+      const body = await request.bytes();
+      size = body.byteLength;
+      if (size > maxBytes) throw new TooLarge(maxBytes);
+      const w0 = performance.now();
+      writeAll(fd, body);
+      timing.write = performance.now() - w0;
+      held.push(body);
+    } else if (request.body) {
       for await (const chunk of request.body) {
         size += chunk.byteLength;
         if (size > maxBytes) throw new TooLarge(maxBytes);
@@ -125,6 +139,13 @@ export async function writeUpload(blobs: FsBlobStore, key: string, request: Requ
     throw e;
   }
   return { size, sha256: hasher.digest(), timing };
+}
+
+/** Content-Length when the client declared one (HTTP framing then guarantees exactly that many bytes). */
+function declaredLength(request: Request): number | null {
+  const v = request.headers.get("content-length");
+  if (v === null || !/^\d+$/.test(v)) return null;
+  return Number(v);
 }
 
 function writeAll(fd: number, bytes: Uint8Array): void {

@@ -59,6 +59,15 @@ describe("writeUpload", () => {
     expect(r.timing.fsync).toBeGreaterThan(0);
   });
 
+  test("a body with a declared length is read whole and stored with its SHA-256", async () => {
+    const { whole } = pieces([300_000]);
+    const req = new Request("http://storage.test/x", { method: "PUT", body: whole, headers: { "content-length": String(whole.length) } });
+    const r = await writeUpload(blobs, "g/original", req, 1 << 30);
+    expect([r.size, r.sha256.toString("hex")]).toEqual([whole.length, sha256(whole)]);
+    expect(new Uint8Array(readFileSync(join(root, "g", "original")))).toEqual(whole);
+    expect(readdirSync(join(root, "g"))).toEqual(["original"]);
+  });
+
   test("an empty body is an empty object", async () => {
     const r = await writeUpload(blobs, "c/original", requestOf([]), 10);
     expect([r.size, r.sha256.toString("hex")]).toEqual([0, sha256(new Uint8Array(0))]);
