@@ -1,4 +1,5 @@
 import type { Db } from "../store/db.ts";
+import { offsetOf } from "../http/paging.ts";
 import { bytesOf, EMPTY, intersect, ofSeq, readTerm, rowidsOf, termSize, union, wordCount, type Words } from "./bits.ts";
 import { indexCache, type IndexCache } from "./index-cache.ts";
 import { ALL } from "./terms.ts";
@@ -87,7 +88,7 @@ export function searchChunks(db: Db, orgId: string, f: Filter, o: Opts): { total
   const conds = [...(f.match?.conds ?? []), ...(f.page !== undefined ? [[`g:${f.page}`]] : [])];
   const everything = conds.length === 0;
   const corpus = seq === undefined ? f.corpusId : undefined;
-  const start = o.pageIndex * o.pageSize;
+  const start = offsetOf(o);
   const byRowids = (ids: number[], what: string, tail: string) =>
     db.query<ChunkRow, { ids: string }>(
       `SELECT ${what} FROM json_each($ids) j CROSS JOIN chunks c ON c.rowid = j.value
@@ -267,7 +268,7 @@ function byHash(db: Db, orgId: string, orgKey: number, f: Filter, o: Opts): { to
   const ok = probeLive(db, orgId, [...new Set(cands.map((c) => c.s))], f.corpusId);
   const test = f.match?.test;
   const hits = cands.filter((c) => ok.has(c.s) && (!inexact || test!(parse(c.metadata))));
-  const start = o.pageIndex * o.pageSize;
+  const start = offsetOf(o);
   const cols = `c.rowid, c.id, c.document_id, c.corpus_id, c.pages, c.hash, c.metadata${o.body ? ", c.body" : ""}`;
   return { total: hits.length, rows: fetchPage(db, cols, hits.slice(start, start + o.pageSize).map((c) => c.rowid)) };
 }

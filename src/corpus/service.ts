@@ -3,7 +3,7 @@ import { fromJson, toJson } from "../store/db.ts";
 import { orderedId } from "../store/ids.ts";
 import { iso, type Clock } from "../store/time.ts";
 import { notFound } from "../http/errors.ts";
-import type { Paging } from "../http/paging.ts";
+import { offsetOf, type Paging } from "../http/paging.ts";
 import { recordUsage } from "../usage/record.ts";
 
 export interface CorpusView {
@@ -81,7 +81,7 @@ export function corpusService(db: Db, clock: Clock) {
         .query<Row, [string, number, number]>(
           "SELECT * FROM corpora WHERE org_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
         )
-        .all(orgId, p.pageSize, p.pageIndex * p.pageSize);
+        .all(orgId, p.pageSize, offsetOf(p));
       return { pageIndex: p.pageIndex, pageSize: p.pageSize, total, items: rows.map(view) };
     },
 

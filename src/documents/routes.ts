@@ -41,19 +41,21 @@ export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Pre
    * organization answers 403, as the spec rules for chunk and session queries, without
    * telling "another organization's" from "no such corpus".
    */
-  const filterOf = (orgId: string, q: Record<string, unknown>, request: Request): DocFilter => {
+  const filterOf = (orgId: string, q: Record<string, unknown>, request: Request, search: boolean): DocFilter => {
     const corpusId = q.corpusId as string;
     if (!corpusExists(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not a corpus of your organization`);
-    const createdAfter = timeField(q.createdAfter as string | undefined, "createdAfter", "query parameter") ?? undefined;
-    const createdBefore = timeField(q.createdBefore as string | undefined, "createdBefore", "query parameter") ?? undefined;
-    if (createdAfter !== undefined && createdBefore !== undefined && createdAfter >= createdBefore) {
-      throw badRequest("Invalid query parameter 'createdAfter': must be before createdBefore");
-    }
     // Tags are read raw: a tag may contain a comma, so only repetition lists several.
     const tags = new URL(request.url).searchParams.getAll("tags").map((s) => s.trim()).filter(Boolean);
     const status = q.status as string[] | undefined;
     const wrong = status?.find((s) => !(STATUSES as readonly string[]).includes(s));
     if (wrong !== undefined) throw badRequest(`Invalid query parameter 'status': "${wrong.slice(0, 32)}" is not one of ${STATUSES.join(", ")}`);
+    // The plain listing takes only the spec's listing parameters; others are ignored, as unknown ones are.
+    if (!search) return { corpusId, tags, status };
+    const createdAfter = timeField(q.createdAfter as string | undefined, "createdAfter", "query parameter") ?? undefined;
+    const createdBefore = timeField(q.createdBefore as string | undefined, "createdBefore", "query parameter") ?? undefined;
+    if (createdAfter !== undefined && createdBefore !== undefined && createdAfter >= createdBefore) {
+      throw badRequest("Invalid query parameter 'createdAfter': must be before createdBefore");
+    }
     return {
       corpusId,
       q: q.q as string | undefined,
@@ -81,12 +83,12 @@ export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Pre
       response: UploadGrant,
       detail: { summary: "Create a document and get a single-use presigned upload URL" },
     })
-    .get("/", ({ principal, query, request }) => searchDocuments(ctx.db, principal.orgId, filterOf(principal.orgId, query, request), paging(query)), {
+    .get("/", ({ principal, query, request }) => searchDocuments(ctx.db, principal.orgId, filterOf(principal.orgId, query, request, false), paging(query)), {
       query: DocListQuery,
       response: DocPageView,
       detail: { summary: "List a corpus's documents, newest first" },
     })
-    .get("/q", ({ principal, query, request }) => searchDocuments(ctx.db, principal.orgId, filterOf(principal.orgId, query, request), paging(query)), {
+    .get("/q", ({ principal, query, request }) => searchDocuments(ctx.db, principal.orgId, filterOf(principal.orgId, query, request, true), paging(query)), {
       query: DocSearchQuery,
       response: DocPageView,
       detail: { summary: "Search a corpus's documents" },

@@ -1,5 +1,5 @@
 import type { Db } from "../store/db.ts";
-import type { Paging } from "../http/paging.ts";
+import { offsetOf, type Paging } from "../http/paging.ts";
 import { view, type DocRow, type DocumentView } from "./rows.ts";
 
 export const SORTS = { CREATED_AT: "created_at", UPDATED_AT: "updated_at", FILENAME: "filename_lc", SIZE: "size" } as const;
@@ -80,14 +80,15 @@ export function searchDocuments(db: Db, orgId: string, f: DocFilter, p: Paging):
     params.before = f.createdBefore;
     where.push("created_at < $before");
   }
-  const sort = f.sort ?? "CREATED_AT";
-  const dir = f.order ?? (sort === "CREATED_AT" || sort === "UPDATED_AT" ? "DESC" : "ASC");
+  // Identifiers cannot be bound: only the whitelisted column and direction ever reach the SQL.
+  const sort: Sort = f.sort !== undefined && Object.hasOwn(SORTS, f.sort) ? f.sort : "CREATED_AT";
+  const dir = f.order === "ASC" || f.order === "DESC" ? f.order : sort === "CREATED_AT" || sort === "UPDATED_AT" ? "DESC" : "ASC";
   const w = where.join(" AND ");
   const total = db.query<{ n: number }, [Record<string, string | number>]>(`SELECT count(*) AS n FROM documents WHERE ${w}`).get(params)!.n;
   const rows = db
     .query<DocRow, [Record<string, string | number>]>(
       `SELECT * FROM documents WHERE ${w} ORDER BY ${SORTS[sort]} ${dir}, id ${dir} LIMIT $limit OFFSET $offset`,
     )
-    .all({ ...params, limit: p.pageSize, offset: p.pageIndex * p.pageSize });
+    .all({ ...params, limit: p.pageSize, offset: offsetOf(p) });
   return { corpusId: f.corpusId, pageIndex: p.pageIndex, pageSize: p.pageSize, total, items: rows.map(view) };
 }

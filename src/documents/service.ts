@@ -3,7 +3,7 @@ import { toJson } from "../store/db.ts";
 import { newId } from "../store/ids.ts";
 import { AppError, conflict, notFound } from "../http/errors.ts";
 import { originalKey } from "../store/blob-keys.ts";
-import { isAccepted } from "../ingest/formats.ts";
+import { isAccepted, mediaType } from "../ingest/formats.ts";
 import { recordUsage } from "../usage/record.ts";
 import { insertGrant, revokeGrants } from "../storage/grants.ts";
 import type { Presigner } from "../storage/presigner.ts";
@@ -47,12 +47,13 @@ const DROP_CHUNKS = "UPDATE chunks SET deleted_at = ? WHERE org_id = ? AND docum
 export function documentService(ctx: AppContext, sign: Presigner, corpusExists: (orgId: string, id: string) => boolean) {
   const { db, clock } = ctx;
 
-  const grantUpload = (r: DocRow, now: number, origin: string): { uploadUrl: string; expiresAt: string } => {
+  /** `bound`: the Content-Type the PUT must carry — the one the client declared at init, else the document's. */
+  const grantUpload = (r: DocRow, now: number, origin: string, bound = r.content_type): { uploadUrl: string; expiresAt: string } => {
     const nonce = newId();
-    const u = sign.put(r.blob_key, r.content_type, nonce, now);
+    const u = sign.put(r.blob_key, bound, nonce, now);
     insertGrant(db, {
       nonce, orgId: r.org_id, documentId: r.id, generation: r.generation, blobKey: r.blob_key,
-      contentType: r.content_type, expiresAt: u.expiresAt, createdAt: now,
+      contentType: bound, expiresAt: u.expiresAt, createdAt: now,
     });
     return { uploadUrl: origin + u.path, expiresAt: new Date(u.expiresAt).toISOString() };
   };
@@ -81,12 +82,13 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
              metadata, tags, chunk, doc_create, doc_update, created_at, updated_at, blob_key, generation)
            VALUES (?, ?, ?, ?, ?, ?, 'AWAITING_UPLOAD', 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
         ).run(
-          id, orgId, b.corpusId, b.filename, b.filename.toLowerCase(), b.contentType, b.userId ?? principalUserId, b.provider ?? null,
+          // Stored as the listed type (a filter on contentType matches it exactly); the URL stays bound to the declared header.
+          id, orgId, b.corpusId, b.filename, b.filename.toLowerCase(), mediaType(b.contentType), b.userId ?? principalUserId, b.provider ?? null,
           b.lang ?? null, toJson(b.metadata ?? {}), JSON.stringify(tags), chunkColumn(b.chunk), docCreate ?? null, docUpdate ?? null,
           now, now, originalKey(orgId, id),
         );
         const r = getRow(db, orgId, id);
-        return { document: view(r), ...grantUpload(r, now, origin) };
+        return { document: view(r), ...grantUpload(r, now, origin, b.contentType) };
       })();
     },
 

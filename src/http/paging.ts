@@ -21,6 +21,13 @@ export const paging = (q: { pageSize?: number; pageIndex?: number }): Paging => 
   pageIndex: q.pageIndex ?? 0,
 });
 
+/**
+ * Rows to skip for a page. Any pageIndex of 0 or more is valid, however large: past the last
+ * row the page is empty. Clamped so the product stays an exact integer SQLite accepts as OFFSET
+ * (a float such as 1e300 would be refused: "datatype mismatch").
+ */
+export const offsetOf = (p: Paging): number => Math.min(p.pageIndex * p.pageSize, Number.MAX_SAFE_INTEGER);
+
 export const JsonObject = (description = "free-form JSON object") =>
   t.Unsafe<Record<string, unknown>>({ [Kind]: "JsonObject", type: "object", additionalProperties: true, description });
 export const Metadata = JsonObject();

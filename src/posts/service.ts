@@ -2,7 +2,7 @@ import type { Db } from "../store/db.ts";
 import { orderedId } from "../store/ids.ts";
 import { iso, type Clock } from "../store/time.ts";
 import { notFound } from "../http/errors.ts";
-import type { Paging } from "../http/paging.ts";
+import { offsetOf, type Paging } from "../http/paging.ts";
 import type { ChatMessage } from "../models/types.ts";
 import { recordUsage } from "../usage/record.ts";
 import { liveCitationCounts } from "./citations.ts";
@@ -118,7 +118,7 @@ export function postService(db: Db, clock: Clock, sessions: SessionLookup) {
           `SELECT * FROM posts WHERE org_id = ? AND session_id = ? AND deleted_at IS NULL
            ORDER BY created_at ${dir}, id ${dir} LIMIT ? OFFSET ?`,
         )
-        .all(orgId, sessionId, p.pageSize, p.pageIndex * p.pageSize);
+        .all(orgId, sessionId, p.pageSize, offsetOf(p));
       return { sessionId, order: dir, pageIndex: p.pageIndex, pageSize: p.pageSize, total, items: views(orgId, rows) };
     },
 

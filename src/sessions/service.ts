@@ -3,7 +3,7 @@ import { fromJson, toJson } from "../store/db.ts";
 import { newId } from "../store/ids.ts";
 import { iso, type Clock } from "../store/time.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
-import type { Paging } from "../http/paging.ts";
+import { offsetOf, type Paging } from "../http/paging.ts";
 import { recordUsage } from "../usage/record.ts";
 import { CORPUS_CASCADE } from "../corpus/service.ts";
 import { contains, pairMatches, prefilter } from "./match.ts";
@@ -162,7 +162,7 @@ export function sessionService(db: Db, clock: Clock) {
       filters.corpusId = corpusId;
     }
     const cond = where.join(" AND ");
-    const offset = p.pageIndex * p.pageSize;
+    const offset = offsetOf(p);
     let total: number;
     let page: Row[];
     if (match) {

@@ -7,9 +7,19 @@ export const systemClock: Clock = { now: () => Date.now() };
 export const iso = (ms: number): string => new Date(ms).toISOString();
 export const isoOrUndef = (ms: number | null | undefined): string | undefined => (ms == null ? undefined : iso(ms));
 
-/** Parses an ISO-8601 timestamp; returns undefined when it is not one. */
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/;
+
+/**
+ * Parses an ISO-8601 timestamp; returns undefined when it is not one. Every field must be in
+ * range: Date.parse alone would carry 2024-02-30 over to March 1st instead of refusing it.
+ */
 export function parseTime(s: string): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s)) return undefined;
+  const m = ISO.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v)));
+  const leap = y! % 4 === 0 && (y! % 100 !== 0 || y! % 400 === 0);
+  const daysInMonth = mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo!) ? 30 : 31;
+  if (mo! < 1 || mo! > 12 || d! < 1 || d! > daysInMonth || h > 23 || mi > 59 || sec > 59 || oh > 23 || om > 59) return undefined;
   const ms = Date.parse(s);
   return Number.isFinite(ms) ? ms : undefined;
 }
