@@ -23,7 +23,10 @@ export interface SessionView {
   thinking?: unknown;
 }
 
-/** Filters of GET /v1/session/q; empty strings count as absent. */
+/**
+ * Filters of GET /v1/session/q. Empty userId, corpusId and json count as absent; key and value
+ * count as absent only when not sent, since {"tag": ""} is metadata a client can search for.
+ */
 export interface SessionFilter {
   userId?: string;
   corpusId?: string;
@@ -116,8 +119,7 @@ export function sessionService(db: Db, clock: Clock) {
   function search(orgId: string, f: SessionFilter, p: Paging): SessionPage {
     const userId = f.userId || undefined;
     const corpusId = f.corpusId || undefined;
-    const key = f.key || undefined;
-    const value = f.value === undefined || f.value === "" ? undefined : f.value;
+    const { key, value } = f;
     const jsonText = f.json?.trim() ? f.json : undefined;
     const filters: AppliedFilters = {};
     const where = ["s.org_id = ?", "s.deleted_at IS NULL"];

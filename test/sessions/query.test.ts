@@ -74,7 +74,7 @@ describe("GET /v1/session/q", () => {
   });
 
   test("key or value alone answers 400", async () => {
-    for (const params of [{ key: "channel" }, { value: "web" }, { key: "channel", value: "" }, { key: "", value: "web" }] as Record<string, string>[]) {
+    for (const params of [{ key: "channel" }, { value: "web" }, { value: "" }] as Record<string, string>[]) {
       const r = await q(params);
       expect(r.status).toBe(400);
       expect(r.body.message).toMatch(/'(key|value)'/);
