@@ -32,11 +32,20 @@ async function keyFor(kid: string, pem: string): Promise<CryptoKey> {
 
 const deny = (why: string) => new AppError("FORBIDDEN", `Invalid bearer token: ${why}`);
 
+/**
+ * An absent or empty claim means unrestricted. A claim made only of blanks is refused: dropping
+ * them would leave an empty list, which reads as unrestricted. Unknown entries (an identity
+ * provider's "openid") are kept; they match no request, so they grant nothing.
+ */
 function parseScope(v: unknown): string[] {
-  if (v === undefined || v === null) return [];
-  if (typeof v === "string") return v.split(/\s+/).filter(Boolean);
-  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v.filter(Boolean);
-  throw deny("scope claim must be an array of strings or a space-separated string");
+  if (v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0)) return [];
+  let entries: string[];
+  if (typeof v === "string") entries = v.split(/\s+/);
+  else if (Array.isArray(v) && v.every((x) => typeof x === "string")) entries = v.map((x) => x.trim());
+  else throw deny("scope claim must be an array of strings or a space-separated string");
+  entries = entries.filter(Boolean);
+  if (entries.length === 0) throw deny("scope claim holds only blank entries");
+  return entries;
 }
 
 interface Verified {
@@ -85,8 +94,9 @@ async function verifyFresh(db: Db, token: string, nowMs: number): Promise<Princi
   } catch {
     throw deny("not a compact JWS");
   }
-  if (alg !== "RS256") throw deny(`alg must be RS256, got ${alg ?? "none"}`);
-  if (!kid) throw deny("kid header is required");
+  if (alg !== "RS256") throw deny(`alg must be RS256, got ${typeof alg === "string" ? alg : "none"}`);
+  // The header is attacker-controlled JSON: an object or array kid must never reach SQLite as bind parameters.
+  if (typeof kid !== "string" || !kid) throw deny("kid header is required and must be a string");
   const key = findActiveKey(db, kid);
   if (!key) throw deny("unknown or inactive key");
   let payload: Record<string, unknown>;

@@ -29,7 +29,9 @@ export const VERSION = "0.1.0";
  * OpenAPI document leaves them out while they stay served (spec, Versioning rule 2).
  */
 export function buildApp(ctx: AppContext, services: Services) {
-  return new Elysia({ normalize: false })
+  // standardHostname off: Elysia otherwise assumes the URL's host part is at least "http://a.bc"
+  // long and cut "/v1" off the path of a request to a short Host such as a container named "api".
+  return new Elysia({ normalize: false, handler: { standardHostname: false } })
     .use(errorHandler(ctx.log))
     .use(
       openapi({

@@ -117,7 +117,10 @@ export function usageService(db: Db, clock: Clock) {
   const norm = (r: Row): Row => (r.source ? r : { ...r, source: null });
 
   function report(orgId: string, scope: UsageScope, subject: string, timeframe: Timeframe): UsageReport {
-    const now = clock.now();
+    // At a bucket's very first millisecond `to` would equal `timestamp`, which the spec wants
+    // strictly earlier: such a report is made as of the next millisecond, totals included.
+    const t = clock.now();
+    const now = bucketStart(timeframe, t) === t ? t + 1 : t;
     const { from, to, edges } = reportRange(timeframe, now);
     const grain = timeframe === "Day" || timeframe === "Week" ? "day" : "month";
     const periods = edges.map(grain === "day" ? dayOf : monthOf);

@@ -51,10 +51,13 @@ describe("events on bucket edges", () => {
       recordUsage(db, org, ev({ at: c.beforeRange, amount: 100 }));
       recordUsage(db, org, ev({ at: c.first, amount: 1000 }));
       recordUsage(db, org, ev({ at: c.inLast, op: "removed", amount: 7 }));
-      // One millisecond after `timestamp`: not yet happened for this report.
-      recordUsage(db, org, ev({ at: new Date(ms(c.now) + 1).toISOString(), amount: 10000 }));
+      // After `timestamp`, which is the clock or, at a bucket's first millisecond, the next one
+      // (so that `to` is strictly earlier): not yet happened for this report.
+      recordUsage(db, org, ev({ at: new Date(ms(c.now) + 2).toISOString(), amount: 10000 }));
       now = ms(c.now);
       const r = usageService(db, clock).organization(org, c.tf);
+      expect(ms(r.to)).toBeLessThan(ms(r.timestamp));
+      expect(ms(r.timestamp) - now).toBe(c.inProgress === c.now ? 1 : 0);
       expect(r.posts).toEqual({ total: 1111, live: 1104, created: 1001, removed: 7 });
       expect(bucket(r, c.last)!.posts).toEqual({ created: 1, removed: 7 });
       expect(r.series[0]!.posts).toEqual({ created: 1000, removed: 0 });
