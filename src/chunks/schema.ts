@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Metadata, PageQuery } from "../http/paging.ts";
+import { Metadata, PageQuery, StoredMetadata } from "../http/paging.ts";
 
 /** The published chunk. The vector and the old scalar `page` are deliberately absent. */
 export const Chunk = t.Object({
@@ -8,7 +8,7 @@ export const Chunk = t.Object({
   corpusId: t.String({ format: "uuid" }),
   pages: t.Array(t.Integer(), { description: "1-based, ascending; empty for a chunk tied to no page (the summary)" }),
   hash: t.String({ description: "MD5 of the text as stored at ingestion; never recomputed" }),
-  metadata: Metadata,
+  metadata: StoredMetadata,
   body: t.Optional(t.String({ description: "the text; empty when the stored text is missing" })),
 });
 

@@ -1,9 +1,42 @@
 import { t } from "elysia";
 import { Kind, TypeRegistry } from "@sinclair/typebox";
+import { GetErrorFunction, SetErrorFunction, ValueErrorType } from "@sinclair/typebox/errors";
+
+/**
+ * Deepest nesting accepted in JSON a client hands over (metadata, chunk and session `json`
+ * fragments), the root object counting as level 1. SQLite's JSON functions refuse anything
+ * nested over 1000 levels as malformed, so such a value, once stored, made every metadata
+ * search over it fail or skip it; 64 is far beyond any real metadata.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when no object or array in `v` sits more than `max` levels deep. Stops at the limit, so its recursion stays shallow. */
+export function withinDepth(v: unknown, max = MAX_JSON_DEPTH): boolean {
+  if (v === null || typeof v !== "object") return true;
+  if (max < 1) return false;
+  if (Array.isArray(v)) {
+    for (const x of v) if (!withinDepth(x, max - 1)) return false;
+  } else {
+    for (const k in v) if (!withinDepth((v as Record<string, unknown>)[k], max - 1)) return false;
+  }
+  return true;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 // Elysia coerces arrays and strings into records; metadata must be a real JSON object, so it
-// gets its own kind that no coercion touches.
-TypeRegistry.Set("JsonObject", (_s, v) => typeof v === "object" && v !== null && !Array.isArray(v));
+// gets its own kind that no coercion touches. A schema with `maxDepth` also bounds the nesting.
+TypeRegistry.Set("JsonObject", (s: { maxDepth?: number }, v) => isObject(v) && (s.maxDepth === undefined || withinDepth(v, s.maxDepth)));
+
+// The error handler turns this into "Invalid body field 'metadata': …": say which rule failed.
+const defaultMessage = GetErrorFunction();
+SetErrorFunction((e) =>
+  e.errorType === ValueErrorType.Kind && e.schema[Kind] === "JsonObject"
+    ? isObject(e.value)
+      ? `must be nested at most ${(e.schema as { maxDepth?: number }).maxDepth} levels deep`
+      : "must be a JSON object"
+    : defaultMessage(e),
+);
 
 /** The spec's paging parameters; out of range → 400 naming the parameter. */
 export const PageQuery = {
@@ -28,9 +61,23 @@ export const paging = (q: { pageSize?: number; pageIndex?: number }): Paging => 
  */
 export const offsetOf = (p: Paging): number => Math.min(p.pageIndex * p.pageSize, Number.MAX_SAFE_INTEGER);
 
-export const JsonObject = (description = "free-form JSON object") =>
-  t.Unsafe<Record<string, unknown>>({ [Kind]: "JsonObject", type: "object", additionalProperties: true, description });
+/** A JSON object from a client, nested at most `maxDepth` levels (null: unbounded, for values read back, see StoredMetadata). */
+export const JsonObject = (description = "free-form JSON object", maxDepth: number | null = MAX_JSON_DEPTH) =>
+  t.Unsafe<Record<string, unknown>>({
+    [Kind]: "JsonObject",
+    type: "object",
+    additionalProperties: true,
+    ...(maxDepth === null ? { description } : { maxDepth, description: `${description}, nested at most ${maxDepth} levels deep` }),
+    // Set, Elysia skips serialising the refused value into its error text: for JSON nested
+    // thousands of levels that alone took seconds and overflowed the stack (a 500).
+    error: maxDepth === null ? "must be a JSON object" : `must be a JSON object nested at most ${maxDepth} levels deep`,
+  });
 export const Metadata = JsonObject();
+/**
+ * Metadata in responses. Rows stored before the depth limit may be deeper; they are still
+ * served (responses are validated too), only new writes are refused.
+ */
+export const StoredMetadata = JsonObject("free-form JSON object", null);
 
 export const Ack = t.Object({ timestamp: t.String(), message: t.String() });
 export const ack = (message: string, now: number) => ({ timestamp: new Date(now).toISOString(), message });

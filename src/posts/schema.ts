@@ -44,6 +44,7 @@ export const Attachment = t.Object({
   docId: t.String({ format: "uuid" }),
   summary: t.Nullable(t.String({ description: "The document summary (markdown); null until generated" })),
   pages: t.Array(t.Integer(), { description: "Pages the cited chunks cover, ascending" }),
-  metadata: JsonObject("document metadata"),
+  // Read back, not written: a document stored before the depth limit may be deeper.
+  metadata: JsonObject("document metadata", null),
 });
 export const Attachments = t.Array(Attachment);

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Metadata, PageQuery } from "../http/paging.ts";
+import { Metadata, PageQuery, StoredMetadata } from "../http/paging.ts";
 
 /**
  * `corpusIds` is required (one or more live corpora of the organization); `metadata` is optional.
@@ -22,7 +22,7 @@ export const Session = t.Object({
   orgId: t.String(),
   userId: t.String(),
   corpusIds: t.Array(t.String()),
-  metadata: Metadata,
+  metadata: StoredMetadata,
   createdAt: t.String(),
   updatedAt: t.String(),
   // Only on sessions created before the Versioning change (never on new ones).
@@ -37,7 +37,7 @@ const Filters = t.Object({
   corpusId: t.Optional(t.String()),
   key: t.Optional(t.String()),
   value: t.Optional(t.String()),
-  json: t.Optional(Metadata),
+  json: t.Optional(StoredMetadata),
 });
 
 export const SessionPage = t.Object({

@@ -3,7 +3,7 @@ import { fromJson, toJson } from "../store/db.ts";
 import { newId } from "../store/ids.ts";
 import { iso, type Clock } from "../store/time.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
-import { offsetOf, type Paging } from "../http/paging.ts";
+import { MAX_JSON_DEPTH, offsetOf, withinDepth, type Paging } from "../http/paging.ts";
 import { recordUsage } from "../usage/record.ts";
 import { CORPUS_CASCADE } from "../corpus/service.ts";
 import { contains, pairMatches, prefilter } from "./match.ts";
@@ -80,6 +80,11 @@ CORPUS_CASCADE.push(
        AND id IN (SELECT session_id FROM session_corpora WHERE org_id = $org AND corpus_id = $corpus)`,
 );
 
+/** The route schemas check this too; the widget and any other caller must not store what search cannot read. */
+function checkDepth(metadata: Record<string, unknown> | undefined) {
+  if (metadata !== undefined && !withinDepth(metadata)) throw badRequest(`Invalid body field 'metadata': must be nested at most ${MAX_JSON_DEPTH} levels deep`);
+}
+
 const LIVE_CORPUS = "SELECT 1 FROM corpora WHERE org_id = ? AND id = ? AND deleted_at IS NULL";
 const ORDER = "ORDER BY s.created_at DESC, s.id DESC";
 
@@ -124,6 +129,9 @@ export function sessionService(db: Db, clock: Clock) {
     const filters: AppliedFilters = {};
     const where = ["s.org_id = ?", "s.deleted_at IS NULL"];
     const args: string[] = [orgId];
+    // Metadata clauses only narrow what `match` decides; kept apart so they can be left out.
+    const narrow: string[] = [];
+    const narrowArgs: string[] = [];
     let match: ((m: Record<string, unknown>) => boolean) | undefined;
 
     if (jsonText !== undefined) {
@@ -136,17 +144,18 @@ export function sessionService(db: Db, clock: Clock) {
       if (fragment === null || typeof fragment !== "object" || Array.isArray(fragment)) {
         throw badRequest("Invalid query parameter 'json': must be a JSON object");
       }
+      if (!withinDepth(fragment)) throw badRequest(`Invalid query parameter 'json': must be nested at most ${MAX_JSON_DEPTH} levels deep`);
       const frag = fragment as Record<string, unknown>;
       const pre = prefilter(frag);
-      where.push(...pre.sql);
-      args.push(...pre.args);
+      narrow.push(...pre.sql);
+      narrowArgs.push(...pre.args);
       match = (m) => contains(m, frag);
       filters.json = frag;
     } else if (key !== undefined || value !== undefined) {
       if (key === undefined) throw badRequest("Query parameter 'key' is required when 'value' is given");
       if (value === undefined) throw badRequest("Query parameter 'value' is required when 'key' is given");
-      where.push("EXISTS (SELECT 1 FROM json_each(s.metadata) j WHERE j.key = ?)");
-      args.push(key);
+      narrow.push("EXISTS (SELECT 1 FROM json_each(s.metadata) j WHERE j.key = ?)");
+      narrowArgs.push(key);
       match = (m) => pairMatches(m, key, value);
       filters.key = key;
       filters.value = value;
@@ -170,7 +179,20 @@ export function sessionService(db: Db, clock: Clock) {
     if (match) {
       // Containment of nested fragments is not expressible in SQLite: the SQL prefilter narrows,
       // the exact test runs here over the organization's remaining sessions.
-      const all = db.query<Row, string[]>(`SELECT s.* FROM sessions s WHERE ${cond} ${ORDER}`).all(...args);
+      const candidates = (narrowed: boolean) =>
+        db
+          .query<Row, string[]>(`SELECT s.* FROM sessions s WHERE ${[cond, ...(narrowed ? narrow : [])].join(" AND ")} ${ORDER}`)
+          .all(...args, ...(narrowed ? narrowArgs : []));
+      let all: Row[];
+      try {
+        all = candidates(true);
+      } catch (e) {
+        // A row stored before the depth limit may be nested past the 1000 levels json_each reads
+        // ("malformed JSON"), which failed every metadata search of its organization. Without
+        // the narrowing the exact test alone decides, a slower but equal answer.
+        if (!String((e as Error)?.message).includes("malformed JSON")) throw e;
+        all = candidates(false);
+      }
       const hits = all.filter((r) => match(fromJson(r.metadata, {})));
       total = hits.length;
       page = hits.slice(offset, offset + p.pageSize);
@@ -186,6 +208,7 @@ export function sessionService(db: Db, clock: Clock) {
   return {
     /** Every corpus must be live in the organization, else 404 naming it (as for any other org's resource). */
     create(orgId: string, userId: string, body: { corpusIds: string[]; metadata?: Record<string, unknown> }): SessionView {
+      checkDepth(body.metadata);
       const corpusIds = [...new Set(body.corpusIds)];
       if (!corpusIds.length) throw badRequest("Invalid body field 'corpusIds': at least one corpus is required");
       const now = clock.now();
@@ -231,6 +254,7 @@ export function sessionService(db: Db, clock: Clock) {
 
     /** Replaces metadata when sent; always moves updatedAt strictly forward. */
     patch(orgId: string, id: string, body: { metadata?: Record<string, unknown> }): SessionView {
+      checkDepth(body.metadata);
       db.transaction(() => {
         const r = row(orgId, id);
         if (!r) throw notFound("Session");
