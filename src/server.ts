@@ -9,6 +9,7 @@ import { FsBlobStore } from "./store/fs-blob.ts";
 import { openVectorIndex, startIngestion, startVectorIndexing } from "./ingest/start.ts";
 import { join } from "node:path";
 import { startIdleMaintenance } from "./runtime/idle.ts";
+import { SERVER_BODY_LIMIT } from "./http/body-limit.ts";
 
 export interface Running {
   url: string;
@@ -52,7 +53,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   // Bun closes a connection whose request has sent nothing for idleTimeout seconds (Elysia passes
   // 30), even while the handler is still working: a summary wait (30 s by default) or an answer
   // from a local model on a loaded machine ended in a dropped socket. 255 s is Bun's maximum.
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + 1024 * 1024, idleTimeout: 255 });
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: SERVER_BODY_LIMIT, idleTimeout: 255 });
   const server = app.server!;
   let stopping: Promise<void> | undefined;
   return {

@@ -1,3 +1,4 @@
+import { declaredBodyLimit } from "./body-limit.ts";
 import "./typebox-setup.ts";
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
@@ -33,6 +34,7 @@ export function buildApp(ctx: AppContext, services: Services) {
   // long and cut "/v1" off the path of a request to a short Host such as a container named "api".
   return new Elysia({ normalize: false, handler: { standardHostname: false } })
     .use(errorHandler(ctx.log))
+    .use(declaredBodyLimit())
     .use(
       openapi({
         path: "/docs",

@@ -3,8 +3,12 @@ import type { AppContext } from "../context.ts";
 import { authenticate, authorize } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/jwt.ts";
 import { AppError } from "./errors.ts";
+import { parseChunked, TOO_LARGE, tooLarge } from "./body-limit.ts";
 
 const WIDGET_PREFIXES = ["/v1/webhook/", "/webhook/v1/"];
+
+/** The body of a request whose credential failed: never looked at, derive answers 403 first. */
+const UNREAD = Object.freeze({});
 
 /**
  * Resolves the caller before validation, so a request without a valid credential learns
@@ -14,14 +18,32 @@ const WIDGET_PREFIXES = ["/v1/webhook/", "/webhook/v1/"];
 export function authPlugin(ctx: AppContext) {
   // Deliberately not an async function: Elysia awaits a returned promise, and the common case
   // (a token seen before, or an access token) then stays synchronous, which is much faster.
-  return new Elysia({ name: "auth" }).derive({ as: "scoped" }, ({ request, path }) => {
-    const found = authenticate(
-      ctx.db,
-      { authorization: request.headers.get("authorization"), accessToken: request.headers.get("x-access-token") },
-      ctx.clock.now(),
-    );
-    return found instanceof Promise ? found.then((p) => admit(p, request.method, path)) : admit(found, request.method, path);
-  });
+  const identify = (request: Request) =>
+    authenticate(ctx.db, { authorization: request.headers.get("authorization"), accessToken: request.headers.get("x-access-token") }, ctx.clock.now());
+  return (
+    new Elysia({ name: "auth" })
+      // Elysia parses a body before derive runs: without this, a request with no valid credential
+      // (or a scope not covering it) and a malformed body learnt "400 malformed JSON" instead of
+      // 403. Without a valid credential the body is left unread (an error thrown here would be
+      // reported as a parse error), and derive, next, refuses the request. With one, a chunked
+      // body is read within the API's limit, and any other is left to the normal parser. A JWT
+      // verified here is cached, so derive does not verify it again.
+      .onParse({ as: "scoped" }, async ({ request, path, contentType }) => {
+        try {
+          admit(await identify(request), request.method, path);
+        } catch {
+          return UNREAD;
+        }
+        return parseChunked(request, contentType);
+      })
+      .onTransform({ as: "scoped" }, ({ body }) => {
+        if (body === TOO_LARGE) throw tooLarge("is larger");
+      })
+      .derive({ as: "scoped" }, ({ request, path }) => {
+        const found = identify(request);
+        return found instanceof Promise ? found.then((p) => admit(p, request.method, path)) : admit(found, request.method, path);
+      })
+  );
 }
 
 function admit(principal: Principal, method: string, path: string): { principal: Principal } {

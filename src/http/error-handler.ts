@@ -10,8 +10,17 @@ const MODEL_ERROR_CODES: Record<string, ErrorCode> = {
   REMOTE_MODEL_ERROR: "BAD_GATEWAY",
 };
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+/**
+ * A request refused before its body was read (too large, no credential) may still be sending:
+ * the connection is closed, or the client's next request on it would wait behind those bytes.
+ */
+const unread = (r: Request) => r.body !== null && !r.bodyUsed;
+
+const jsonFor = (request: Request) => (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: unread(request) ? { "content-type": "application/json", connection: "close" } : { "content-type": "application/json" },
+  });
 
 interface ValidationLike {
   type?: string;
@@ -36,6 +45,7 @@ export function describeValidation(e: ValidationLike): string {
 export function errorHandler(log: Logger) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request, path }) => {
     const p = path ?? new URL(request.url).pathname;
+    const json = jsonFor(request);
     if (error instanceof AppError) return json(error.status, errorBody(error.status, error.message, p, error.details));
     const modelCode = MODEL_ERROR_CODES[(error as { code?: string })?.code ?? ""];
     if (modelCode) return json(STATUS_OF[modelCode], errorBody(STATUS_OF[modelCode], (error as Error).message, p));

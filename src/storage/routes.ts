@@ -70,7 +70,8 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
           return storageError(request, 500, "InternalError", "The upload could not be stored", key);
         }
       },
-      { detail: { summary: "Upload to a presigned URL (single use; Content-Type must equal the bound type)" } },
+      // parse "none": the handler streams the body itself; no parse hook of a sibling route group may read it first.
+      { parse: "none", detail: { summary: "Upload to a presigned URL (single use; Content-Type must equal the bound type)" } },
     )
     .get(
       "/storage/*",
