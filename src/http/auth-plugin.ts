@@ -28,13 +28,23 @@ export function authPlugin(ctx: AppContext) {
       // reported as a parse error), and derive, next, refuses the request. With one, a chunked
       // body is read within the API's limit, and any other is left to the normal parser. A JWT
       // verified here is cached, so derive does not verify it again.
-      .onParse({ as: "scoped" }, async ({ request, path, contentType }) => {
+      .onParse({ as: "scoped" }, ({ request, path, contentType }) => {
+        const admitted = (p: Principal) => {
+          try {
+            admit(p, request.method, path);
+          } catch {
+            return UNREAD;
+          }
+          return parseChunked(request, contentType);
+        };
+        let found: Principal | Promise<Principal>;
         try {
-          admit(await identify(request), request.method, path);
+          found = identify(request);
         } catch {
           return UNREAD;
         }
-        return parseChunked(request, contentType);
+        // Kept synchronous for a known credential and a sized body, the common case.
+        return found instanceof Promise ? found.then(admitted, () => UNREAD) : admitted(found);
       })
       .onTransform({ as: "scoped" }, ({ body }) => {
         if (body === TOO_LARGE) throw tooLarge("is larger");

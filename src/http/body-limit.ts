@@ -36,11 +36,12 @@ async function readBounded(body: ReadableStream<Uint8Array>, max: number): Promi
  * thrown while parsing as a malformed body, so an oversized one is returned as TOO_LARGE, for
  * the route's transform hook to refuse with 413.
  */
-export async function parseChunked(request: Request, contentType: string | undefined): Promise<unknown> {
+export function parseChunked(request: Request, contentType: string | undefined): Promise<unknown> | undefined {
   if (request.headers.has("content-length") || !request.body) return undefined;
-  const text = await readBounded(request.body, API_BODY_MAX);
-  if (text === null) return TOO_LARGE;
-  return contentType?.startsWith("application/json") ? JSON.parse(text) : text;
+  return readBounded(request.body, API_BODY_MAX).then((text) => {
+    if (text === null) return TOO_LARGE;
+    return contentType?.startsWith("application/json") ? JSON.parse(text) : text;
+  });
 }
 
 /** Refuses a declared API body over the limit before a byte of it is read (uploads have their own limit). */
