@@ -125,8 +125,8 @@ export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Pre
     })
     .get(
       "/:id/summary",
-      async ({ principal, params, request }) => {
-        const md = await waitForSummary(ctx.db, principal.orgId, params.id, ctx.config.summaryWaitMs, request.signal);
+      async ({ principal, params, request, recheck }) => {
+        const md = await waitForSummary(ctx.db, principal.orgId, params.id, ctx.config.summaryWaitMs, request.signal, recheck);
         return new Response(md, { headers: { "content-type": "text/markdown; charset=utf-8" } });
       },
       { params: Id, detail: { summary: "Markdown summary; waits until it exists (bounded by --summary-wait-ms, then 504)" } },

@@ -11,11 +11,15 @@ export const SUMMARY_POLL_MS = 100;
  * - FAILED → 409 with the failure reason (no summary will come);
  * - AWAITING_UPLOAD → 409 at once (nothing committed, nothing to summarise);
  * - deleted meanwhile → 404;
- * - still none after waitMs → 504, and the client may simply ask again.
+ * - still none after waitMs → 504, and the client may simply ask again;
+ * - the caller's credential revoked or expired meanwhile → `recheck` throws (403).
  */
-export async function waitForSummary(db: Db, orgId: string, id: string, waitMs: number, signal?: AbortSignal): Promise<string> {
+export async function waitForSummary(
+  db: Db, orgId: string, id: string, waitMs: number, signal?: AbortSignal, recheck?: () => Promise<void>,
+): Promise<string> {
   const deadline = Date.now() + waitMs;
-  for (;;) {
+  for (let first = true; ; first = false) {
+    if (!first) await recheck?.(); // checked by the auth plugin just before the first poll
     const r = getRow(db, orgId, id);
     if (r.summary != null) return r.summary;
     if (r.status === "FAILED") throw conflict(`Document ingestion failed, so it has no summary: ${r.status_msg ?? "no reason recorded"}`);

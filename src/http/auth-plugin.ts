@@ -51,7 +51,11 @@ export function authPlugin(ctx: AppContext) {
       })
       .derive({ as: "scoped" }, ({ request, path }) => {
         const found = identify(request);
-        return found instanceof Promise ? found.then((p) => admit(p, request.method, path)) : admit(found, request.method, path);
+        // Long handlers (a summary wait, an answer being generated) call this again before they
+        // answer: revoking a token or deactivating a key fails requests already in flight.
+        const recheck = async (): Promise<void> => void (await identify(request));
+        const withRecheck = (p: Principal) => ({ ...admit(p, request.method, path), recheck });
+        return found instanceof Promise ? found.then(withRecheck) : withRecheck(found);
       })
   );
 }
