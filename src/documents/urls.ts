@@ -42,6 +42,8 @@ export function parsePages(raw: string[], nbPages: number): number[] {
     if (!/^-?\d+$/.test(v)) throw badRequest(`Invalid query parameter 'pages': "${v.slice(0, 32)}" is not an integer`);
     const n = Number(v);
     if (n < 0) throw badRequest(`Invalid query parameter 'pages': ${n} is negative (indices are zero-based)`);
+    // Before ingestion counts the pages any index is accepted, but never one a number cannot hold exactly.
+    if (!Number.isSafeInteger(n)) throw badRequest(`Invalid query parameter 'pages': "${v.slice(0, 32)}" is too large`);
     if (nbPages > 0 && n >= nbPages) throw badRequest(`Invalid query parameter 'pages': ${n} is out of range; the document has ${nbPages} pages (0 to ${nbPages - 1})`);
     if (!pages.includes(n)) pages.push(n);
   }

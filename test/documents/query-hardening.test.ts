@@ -63,6 +63,12 @@ test("a pageIndex far past the end is an empty page, not an error", async () => 
   }
 });
 
+test("a preview page index too large for an exact integer is refused even before the page count is known", async () => {
+  const r = await a.api("GET", `/v1/doc/${ids[0]}/preview-urls?pages=99999999999999999999999`);
+  expect([r.status, r.body.message]).toEqual([400, expect.stringContaining("'pages'")]);
+  expect((await a.api("GET", `/v1/doc/${ids[0]}/preview-urls?pages=123456`)).status).toBe(200);
+});
+
 test("impossible calendar dates are refused with 400 naming the field, not moved to another day", async () => {
   const bad = await a.api("POST", "/v1/doc/init", { corpusId, filename: "d.txt", contentType: "text/plain", docCreate: "2024-02-30" });
   expect(bad.status).toBe(400);
