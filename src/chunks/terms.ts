@@ -9,8 +9,9 @@ import type { Db } from "../store/db.ts";
  *   e:<path>\x01<value>          a scalar element of the array at such a path
  *   d:<path>\x01<value>          a scalar somewhere inside the array at such a path (deeper)
  * A fragment contained in the metadata has all its terms among the metadata's terms. For a
- * fragment without d: terms the converse holds too, so such a match is exact in SQL; otherwise
- * the terms only narrow the candidates and containment.ts decides.
+ * fragment without d: terms, keys with "[" or numbers other than safe integers the converse
+ * holds too, so such a match is exact in SQL; otherwise the terms only narrow the candidates
+ * and containment.ts decides.
  */
 const VALUE = `CASE t.type WHEN 'text' THEN 's' || t.atom
     WHEN 'integer' THEN 'n' || t.atom
@@ -51,12 +52,19 @@ export function fragmentTerms(db: Db, fragment: Record<string, unknown>): Fragme
     const p = t.slice(2, t.indexOf("\x01"));
     return !paths.some((q) => q === p || q.startsWith(p + ".") || q.startsWith(p + "["));
   });
-  return { terms, exact: !terms.some((t) => t.startsWith("d:")) && !hasBracketKey(fragment) };
+  return { terms, exact: !terms.some((t) => t.startsWith("d:")) && !spelledLoosely(fragment) };
 }
 
-/** A key containing "[" would be taken for an array step by the path tests above. */
-function hasBracketKey(v: unknown): boolean {
-  if (Array.isArray(v)) return v.some(hasBracketKey);
-  if (v && typeof v === "object") return Object.entries(v).some(([k, x]) => k.includes("[") || hasBracketKey(x));
+/**
+ * Parts of a fragment its terms do not pin down exactly, so containment.ts must confirm: a key
+ * containing "[" would be taken for an array step by the path tests above, and a number that is
+ * not a safe integer is spelled by SQLite with 15 significant digits (0.3 and
+ * 0.30000000000000004 share a term, so do 1e21 and 1.0000000000000001e21). Safe integers and
+ * strings, the usual values, are spelled exactly and stay exact.
+ */
+function spelledLoosely(v: unknown): boolean {
+  if (typeof v === "number") return !Number.isSafeInteger(v);
+  if (Array.isArray(v)) return v.some(spelledLoosely);
+  if (v && typeof v === "object") return Object.entries(v).some(([k, x]) => k.includes("[") || spelledLoosely(x));
   return false;
 }
