@@ -10,18 +10,20 @@ export interface Credentials {
 }
 
 /**
- * The bearer token wins when both headers are present (spec, Authentication rule 1).
- * Synchronous unless a JWT's signature must be checked for the first time.
+ * A bearer token wins when both headers are present (spec, Authentication rule 1). Another
+ * Authorization scheme (Basic for a proxy in front) is not a bearer token: the access token
+ * then applies. Synchronous unless a JWT's signature must be checked for the first time.
  */
 export function authenticate(db: Db, c: Credentials, now: number): Principal | Promise<Principal> {
   const auth = c.authorization?.trim();
-  if (auth) {
-    const m = /^Bearer\s+(\S+)$/i.exec(auth);
-    if (!m) throw new AppError("FORBIDDEN", "Authorization header must be 'Bearer <JWT>'");
-    return verifyJwt(db, m[1]!, now);
+  const bearer = auth ? /^Bearer(?:\s+(\S*))?\s*$/i.exec(auth) : null;
+  if (bearer) {
+    if (!bearer[1]) throw new AppError("FORBIDDEN", "Authorization header must be 'Bearer <JWT>'");
+    return verifyJwt(db, bearer[1], now);
   }
   const token = c.accessToken?.trim();
   if (token) return verifyAccessToken(db, token, now);
+  if (auth) throw new AppError("FORBIDDEN", "Authorization header must be 'Bearer <JWT>' (or send X-Access-Token)");
   throw new AppError("FORBIDDEN", "Missing credential: send Authorization: Bearer <JWT> or X-Access-Token");
 }
 

@@ -79,3 +79,14 @@ test("a short Host header (a container named 'api') routes and authorizes the fu
   const missing = await rawGet("/v1/nothing-here", "api", { authorization: `Bearer ${jwt}` });
   expect(missing.body).toContain('"path":"/v1/nothing-here"');
 });
+
+test("only a bearer token takes precedence over X-Access-Token: another Authorization scheme leaves the access token in charge", async () => {
+  const jwt = await org.jwt();
+  const made = await k.request("POST", "/v1/auth/access-token", { scope: ["corpus:read"] }, { authorization: `Bearer ${jwt}` });
+  const token = made.body.token as string;
+  const get = (headers: Record<string, string>) => k.request("GET", "/v1/corpus/", undefined, headers);
+  expect((await get({ authorization: "Basic dXNlcjpwYXNz", "x-access-token": token })).status).toBe(200);
+  expect((await get({ authorization: "Basic dXNlcjpwYXNz" })).status).toBe(403);
+  expect((await get({ authorization: "Bearer not-a-jwt", "x-access-token": token })).status).toBe(403);
+  expect((await get({ authorization: `Bearer ${jwt}`, "x-access-token": "bogus" })).status).toBe(200);
+});
