@@ -48,8 +48,38 @@ export interface Prepared {
   sessionId: string;
   corpusIds: string[];
   agent: QueryAgent;
+  /** What an old session set for answering; empty on sessions created since. */
+  session: SessionSettings;
   question: string;
   lang: string;
+}
+
+/**
+ * An old session's answering settings (spec, Versioning: "old sessions keep theirs"). They rank
+ * against the agent as the spec's Agent table says: the agent's `baseModel` wins over the
+ * session's model ("Unset keeps the session's model"), while the session's temperature and
+ * thinking win over the agent's ("Used only when the session left … unset").
+ */
+export interface SessionSettings {
+  model?: string;
+  temperature?: number;
+  thinking?: "LOW" | "HIGH";
+}
+
+/**
+ * The usable part of a session's stored legacy fields. Imported rows were not validated by
+ * this service: a value it cannot run on counts as unset, so the session still answers, on
+ * the agent's or the platform's setting. That includes a model no longer listed by
+ * GET /v1/config/model, which would otherwise refuse every question of the session.
+ */
+export function sessionSettings(s: { model?: unknown; temperature?: unknown; thinking?: unknown }, isChatModel: (id: string) => boolean): SessionSettings {
+  const out: SessionSettings = {};
+  if (typeof s.model === "string" && isChatModel(s.model)) out.model = s.model;
+  // The OpenAI wire range; agents are held to 0–1, old sessions were not.
+  if (typeof s.temperature === "number" && s.temperature >= 0 && s.temperature <= 2) out.temperature = s.temperature;
+  const thinking = typeof s.thinking === "string" ? s.thinking.toUpperCase() : undefined;
+  if (thinking === "LOW" || thinking === "HIGH") out.thinking = thinking;
+  return out;
 }
 
 export interface Exchange {
@@ -80,12 +110,13 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
       const question = input.body.trim();
       if (!question) throw badRequest("Invalid query parameter 'body': the question is empty");
       const lang = input.lang?.trim() || detectLang(question);
-      return { orgId: who.orgId, userId: who.userId, sessionId: session.id, corpusIds: session.corpusIds, agent, question, lang };
+      const settings = sessionSettings(session, (id) => ctx.models.has(id, "chat"));
+      return { orgId: who.orgId, userId: who.userId, sessionId: session.id, corpusIds: session.corpusIds, agent, session: settings, question, lang };
     },
 
     /** Stores the question, retrieves, answers, stores the answer with its citations and token usage. */
     async run(p: Prepared, opts: { onToken?: (t: string) => void; signal?: AbortSignal } = {}): Promise<Exchange> {
-      const { orgId, userId, agent } = p;
+      const { orgId, userId, agent, session } = p;
       const usageCorpusId = p.corpusIds[0] ?? null;
       // History is read before the question is stored, so it holds earlier posts only.
       const history = agent.useHistory ? posts.history(orgId, p.sessionId, agent.historySize) : [];
@@ -100,9 +131,10 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
           const reranker = ctx.models.reranker(agent.rerankModel);
           if (reranker) chunks = await rerankChunks(reranker, p.question, chunks, agent.rerankTopK ?? agent.topK);
         }
-        result = await ctx.models.answerer(agent.baseModel ?? undefined).answer({
+        result = await ctx.models.answerer(agent.baseModel ?? session.model).answer({
           question: p.question, lang: p.lang, system: agent.systemInstruction, history, passages: toPassages(chunks),
-          temperature: agent.temperature, thinking: agent.thinkingMode, signal: opts.signal, onToken: opts.onToken,
+          temperature: session.temperature ?? agent.temperature, thinking: session.thinking ?? agent.thinkingMode,
+          signal: opts.signal, onToken: opts.onToken,
         });
       } catch (e) {
         throw modelError(e);

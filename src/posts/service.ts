@@ -52,7 +52,8 @@ export interface NewPost {
 
 /** The posts a session needs to see: sessions are checked by the caller (sessionService.get). */
 export interface SessionLookup {
-  get(orgId: string, id: string): { id: string; corpusIds: string[] };
+  /** `model`, `temperature`, `thinking`: only on sessions created before the Versioning change, as stored. */
+  get(orgId: string, id: string): { id: string; corpusIds: string[]; model?: unknown; temperature?: unknown; thinking?: unknown };
 }
 
 /** Most recent first; `size` posts, returned in chronological order as chat turns. */
