@@ -48,6 +48,8 @@ export const ConfigSchema = T.Object({
   reembedBatch: T.Integer({ minimum: 1, maximum: 4096 }),
   /** Pause between re-embedding batches, milliseconds: leaves CPU to queries on small machines. */
   reembedPauseMs: T.Integer({ minimum: 0, maximum: 60_000 }),
+  /** Origins allowed to call from a browser: "*" (any), "none", or a comma-separated list of origins. */
+  corsOrigins: T.String({ pattern: "^(\\*|none|https?://[^,\\s]+(\\s*,\\s*https?://[^,\\s]+)*)$" }),
   /** Log level: errors only, or one line per request too. */
   logRequests: T.Boolean(),
   /** TESTS ONLY: usage reports read their clock (epoch ms) from this file. Never set in production. */
@@ -89,6 +91,7 @@ export const FIELDS: Field[] = [
   { key: "remoteEmbeddingModel", flag: "remote-embedding-model", env: "KBQA_REMOTE_EMBEDDING_MODEL", kind: "string", help: "remote embedding model name" },
   { key: "reembedBatch", flag: "reembed-batch", env: "KBQA_REEMBED_BATCH", kind: "int", def: () => 64, help: "chunks per re-embedding batch after an embedding model change" },
   { key: "reembedPauseMs", flag: "reembed-pause-ms", env: "KBQA_REEMBED_PAUSE_MS", kind: "int", def: () => 0, help: "pause between re-embedding batches, ms" },
+  { key: "corsOrigins", flag: "cors-origins", env: "KBQA_CORS_ORIGINS", kind: "string", def: () => "*", help: 'browser origins allowed: "*", "none" or a comma-separated list' },
   { key: "logRequests", flag: "log-requests", env: "KBQA_LOG_REQUESTS", kind: "bool", def: () => false, help: "log one line per request" },
   { key: "testFakeTimeFile", flag: "test-fake-time-file", env: "KBQA_TEST_FAKE_TIME_FILE", kind: "path", help: "TESTS ONLY: usage reports take 'now' (epoch ms) from this file" },
 ];

@@ -1,4 +1,5 @@
 import { declaredBodyLimit } from "./body-limit.ts";
+import { cors } from "./cors.ts";
 import "./typebox-setup.ts";
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
@@ -34,6 +35,7 @@ export function buildApp(ctx: AppContext, services: Services) {
   // long and cut "/v1" off the path of a request to a short Host such as a container named "api".
   return new Elysia({ normalize: false, handler: { standardHostname: false } })
     .use(errorHandler(ctx.log))
+    .use(cors(ctx.config.corsOrigins))
     .use(declaredBodyLimit())
     .use(
       openapi({
