@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Metadata } from "../http/paging.ts";
+import { Metadata, StoredMetadata } from "../http/paging.ts";
 
 /** `name` is required on create (1–256 characters): a corpus without a name cannot be told apart in a list. */
 export const CorpusCreate = t.Object({
@@ -18,7 +18,8 @@ export const Corpus = t.Object({
   id: t.String({ format: "uuid" }),
   name: t.String(),
   description: t.Optional(t.Nullable(t.String())),
-  metadata: Metadata,
+  // Values read back are not bounded: a row stored before the depth limit must still be readable.
+  metadata: StoredMetadata,
   createdAt: t.String(),
   updatedAt: t.String(),
 });

@@ -1,12 +1,14 @@
 import { t } from "elysia";
-import { JsonObject, Metadata, PageQuery } from "../http/paging.ts";
+import { JsonObject, Metadata, PageQuery, StoredMetadata } from "../http/paging.ts";
 import { STATUSES } from "./rows.ts";
 import { SORTS } from "./search.ts";
 
 const Filename = t.String({ minLength: 1, maxLength: 1024, description: "Display name; stored as given, never used in a storage path" });
 const Tags = t.Array(t.String({ maxLength: 1024 }), { maxItems: 1000, description: "At most 32 tags of at most 64 characters, after trimming, dropping blanks and collapsing duplicates" });
 const Time = t.String({ description: "ISO-8601 timestamp" });
-const Chunk = JsonObject("Chunking override handed to the chunker as stored; {} means the platform default");
+const CHUNK_DOC = "Chunking override handed to the chunker as stored; {} means the platform default";
+const Chunk = JsonObject(CHUNK_DOC);
+const StoredChunk = JsonObject(CHUNK_DOC, null);
 const Status = t.UnionEnum([...STATUSES]);
 /**
  * Enumerated query parameters are patterned strings: Elysia fills an absent UnionEnum query
@@ -53,9 +55,10 @@ export const Document = t.Object({
   userId: t.Optional(t.String()),
   provider: t.Optional(t.String()),
   lang: t.Optional(t.String()),
-  metadata: Metadata,
+  // Values read back are not bounded: a row stored before the depth limit must still be readable.
+  metadata: StoredMetadata,
   tags: t.Nullable(t.Array(t.String())),
-  chunk: t.Optional(Chunk),
+  chunk: t.Optional(StoredChunk),
   docCreate: t.Optional(t.String()),
   docUpdate: t.Optional(t.String()),
   createdAt: t.String(),

@@ -37,7 +37,7 @@ export function describeValidation(e: ValidationLike): string {
   // Elysia validates numeric query parameters one by one and loses their name; such schemas
   // carry it as `title` (see http/paging.ts).
   const field = first?.path ? first.path.replace(/^\//, "").replace(/\//g, ".") : (first?.schema?.title ?? "");
-  const what = (first?.summary || first?.message || "invalid value").replace("Expected kind 'JsonObject'", "must be a JSON object");
+  const what = first?.summary || first?.message || "invalid value";
   return field ? `Invalid ${where} '${field}': ${what}` : `Invalid request ${on ?? "body"}: ${what}`;
 }
 
