@@ -6,7 +6,7 @@ import { Attachments, Exchange, Post, PostListQuery, PostPage, QueryBody, QueryP
 import { liveAttachments } from "./citations.ts";
 import type { PostService } from "./service.ts";
 import type { QueryInput, QueryService } from "./query.ts";
-import { streamExchange, wantsStream } from "./stream.ts";
+import { askQuestion } from "./ask.ts";
 import type { Principal } from "../auth/jwt.ts";
 
 const Id = t.Object({ postId: t.String({ format: "uuid" }) });
@@ -15,16 +15,12 @@ const Id = t.Object({ postId: t.String({ format: "uuid" }) });
 const AttachmentId = t.Object({ id: t.String({ format: "uuid", description: "id of the answer post" }) });
 
 export function postRoutes(ctx: AppContext, posts: PostService, queries: QueryService) {
-  /** Both query operations share this: JSON by default, server-sent events when asked for. */
-  const ask = async (principal: Principal, input: QueryInput, request: Request, path: string) => {
-    const prepared = await queries.prepare(principal, input);
-    if (wantsStream(request.headers.get("accept"))) return streamExchange(queries, prepared, path, ctx.log);
-    return queries.run(prepared, { signal: request.signal });
-  };
+  const ask = (principal: Principal, input: QueryInput, request: Request, path: string, recheck: () => Promise<void>) =>
+    askQuestion(queries, ctx.log, principal, input, request, path, recheck);
 
   return new Elysia({ prefix: "/v1/post", detail: { tags: ["Post"] } })
     .use(authPlugin(ctx))
-    .get("/q", ({ principal, query, request, path }) => ask(principal, query, request, path), {
+    .get("/q", ({ principal, query, request, path, recheck }) => ask(principal, query, request, path, recheck), {
       query: QueryParams,
       detail: {
         summary: "Ask a question: stores the question, runs retrieval and the answering model, stores the answer",
@@ -35,7 +31,7 @@ export function postRoutes(ctx: AppContext, posts: PostService, queries: QuerySe
         responses: { 200: { description: "The stored question and answer", content: { "application/json": { schema: Exchange } } } },
       } as never,
     })
-    .post("/", ({ principal, body, request, path }) => ask(principal, body, request, path), {
+    .post("/", ({ principal, body, request, path, recheck }) => ask(principal, body, request, path, recheck), {
       body: QueryBody,
       detail: { hide: true, deprecated: true },
     })

@@ -5,6 +5,9 @@ import type { Exchange, Prepared, QueryService } from "./query.ts";
 
 export const wantsStream = (accept: string | null): boolean => (accept ?? "").toLowerCase().includes("text/event-stream");
 
+/** How often a streaming answer re-checks the caller's credential, milliseconds. */
+export const RECHECK_MS = 250;
+
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
@@ -12,18 +15,35 @@ const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.s
  * then `done` with the two stored posts ({query, answer}). Refusals happen in prepare(), before
  * this starts, so they still get the JSON error; a failure after the first byte can only be told
  * in-band, as an `error` frame carrying the usual error object. A client that goes away aborts
- * generation.
+ * generation. The caller's credential is checked again while tokens flow (at most every
+ * RECHECK_MS) and before `done`: once revoked, generation stops and the stream ends with a 403
+ * `error` frame (spec, Authentication rule 4).
  */
-export function streamExchange(queries: QueryService, prepared: Prepared, path: string, log: Logger): Response {
-  const abort = new AbortController();
+export function streamExchange(queries: QueryService, prepared: Prepared, path: string, log: Logger, recheck?: () => Promise<void>): Response {
+  const gone = new AbortController(); // the client went away
+  const revoked = new AbortController();
+  let refusal: unknown = null;
+  let checked = Date.now();
   const enc = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (event: string, data: unknown) => {
-        if (!abort.signal.aborted) controller.enqueue(enc.encode(frame(event, data)));
+        if (!gone.signal.aborted) controller.enqueue(enc.encode(frame(event, data)));
+      };
+      const onToken = (text: string) => {
+        send("token", { text });
+        if (!recheck || refusal || Date.now() - checked < RECHECK_MS) return;
+        checked = Date.now();
+        recheck().catch((e) => {
+          refusal = e;
+          revoked.abort();
+        });
       };
       try {
-        const done: Exchange = await queries.run(prepared, { signal: abort.signal, onToken: (text) => send("token", { text }) });
+        const done: Exchange = await queries.run(prepared, { signal: AbortSignal.any([gone.signal, revoked.signal]), onToken }).catch((e) => {
+          throw refusal ?? e;
+        });
+        await recheck?.();
         send("done", done);
       } catch (e) {
         const status = e instanceof AppError ? e.status : 500;
@@ -32,10 +52,10 @@ export function streamExchange(queries: QueryService, prepared: Prepared, path: 
         const err: ErrorBody = errorBody(status, message, path);
         send("error", err);
       }
-      if (!abort.signal.aborted) controller.close();
+      if (!gone.signal.aborted) controller.close();
     },
     cancel() {
-      abort.abort();
+      gone.abort();
     },
   });
   return new Response(body, {

@@ -7,7 +7,7 @@ import type { Principal } from "../auth/jwt.ts";
 import { liveAttachments } from "../posts/citations.ts";
 import type { PostService } from "../posts/service.ts";
 import type { QueryInput, QueryService } from "../posts/query.ts";
-import { streamExchange, wantsStream } from "../posts/stream.ts";
+import { askQuestion } from "../posts/ask.ts";
 import type { SessionService } from "../sessions/service.ts";
 import { LegacyAsk, LegacyLang, PostIdParams, WidgetAsk, WidgetInit, WidgetList } from "./schema.ts";
 
@@ -26,17 +26,14 @@ const hidden = { hide: true, deprecated: true, tags: ["Widget"] };
  * organization and the user come from the token, every id is checked against that organization.
  */
 export function widgetRoutes(ctx: AppContext, { sessions, posts, queries }: WidgetDeps) {
-  const ask = async (principal: Principal, input: QueryInput, request: Request, path: string) => {
-    const prepared = await queries.prepare(principal, input);
-    if (wantsStream(request.headers.get("accept"))) return streamExchange(queries, prepared, path, ctx.log);
-    return queries.run(prepared, { signal: request.signal });
-  };
+  const ask = (principal: Principal, input: QueryInput, request: Request, path: string, recheck: () => Promise<void>) =>
+    askQuestion(queries, ctx.log, principal, input, request, path, recheck);
 
   const current = new Elysia({ prefix: "/v1/webhook/widget" })
     .use(authPlugin(ctx))
     .post("/init", ({ principal, body }) => sessions.create(principal.orgId, principal.userId, body), { body: WidgetInit, detail: hidden })
-    .post("/q", ({ principal, body, request, path }) => ask(principal, body, request, path), { body: WidgetAsk, detail: hidden })
-    .get("/q", ({ principal, query, request, path }) => ask(principal, query, request, path), { query: WidgetAsk, detail: hidden })
+    .post("/q", ({ principal, body, request, path, recheck }) => ask(principal, body, request, path, recheck), { body: WidgetAsk, detail: hidden })
+    .get("/q", ({ principal, query, request, path, recheck }) => ask(principal, query, request, path, recheck), { query: WidgetAsk, detail: hidden })
     .get("/", ({ principal, query }) => posts.list(principal.orgId, query.sessionId, paging(query), query.order ?? "DESC"), {
       query: WidgetList,
       detail: hidden,
@@ -52,7 +49,7 @@ export function widgetRoutes(ctx: AppContext, { sessions, posts, queries }: Widg
 
   const firstGeneration = new Elysia({ prefix: "/webhook/v1/widget" }).use(authPlugin(ctx)).post(
     "/:lang",
-    async ({ principal, params, body, request }) => {
+    async ({ principal, params, body, request, recheck }) => {
       let sessionId = body.sessionId;
       if (!sessionId) {
         if (!body.corpusIds?.length) throw badRequest("Invalid body field 'corpusIds': required when no sessionId is sent");
@@ -60,6 +57,7 @@ export function widgetRoutes(ctx: AppContext, { sessions, posts, queries }: Widg
       }
       const prepared = await queries.prepare(principal, { sessionId, body: body.body, lang: params.lang, agentId: body.agentId });
       const exchange = await queries.run(prepared, { signal: request.signal });
+      await recheck(); // revoked while the answer was generated: the request fails
       return { sessionId, ...exchange };
     },
     { params: LegacyLang, body: LegacyAsk, detail: hidden },

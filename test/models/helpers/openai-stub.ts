@@ -3,7 +3,8 @@ import { hashEmbed } from "../../../src/models/builtin-embed.ts";
 
 export interface StubCall { path: string; auth: string | null; body: any }
 
-export function startOpenAIStub(opts: { reply: (body: any) => string; apiKey?: string }) {
+/** gate: awaited after the first streamed chunk, so a test can hold a generation in flight. */
+export function startOpenAIStub(opts: { reply: (body: any) => string; apiKey?: string; gate?: () => Promise<void> }) {
   const calls: StubCall[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -24,10 +25,11 @@ export function startOpenAIStub(opts: { reply: (body: any) => string; apiKey?: s
       if (url.pathname === "/v1/chat/completions") {
         const words = opts.reply(body).match(/\S+\s*/g) ?? [];
         const stream = new ReadableStream({
-          start(c) {
+          async start(c) {
             const enc = new TextEncoder();
             const send = (o: unknown) => c.enqueue(enc.encode(`data: ${JSON.stringify(o)}\n\n`));
             send({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant" } }] });
+            await opts.gate?.();
             for (const w of words) send({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: w } }] });
             send({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
             send({ id: "x", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 42, completion_tokens: words.length, total_tokens: 42 + words.length } });

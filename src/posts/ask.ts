@@ -1,0 +1,19 @@
+import type { Logger } from "../context.ts";
+import type { Principal } from "../auth/jwt.ts";
+import type { QueryInput, QueryService } from "./query.ts";
+import { streamExchange, wantsStream } from "./stream.ts";
+
+/**
+ * One question, for the post routes and the widget's aliases alike: JSON by default, server-sent
+ * events when asked for. `recheck` re-validates the caller's credential once the answer exists:
+ * one revoked while the answer was generated fails the request (spec, Authentication rule 4).
+ */
+export async function askQuestion(
+  queries: QueryService, log: Logger, principal: Principal, input: QueryInput, request: Request, path: string, recheck: () => Promise<void>,
+) {
+  const prepared = await queries.prepare(principal, input);
+  if (wantsStream(request.headers.get("accept"))) return streamExchange(queries, prepared, path, log, recheck);
+  const exchange = await queries.run(prepared, { signal: request.signal });
+  await recheck();
+  return exchange;
+}
