@@ -41,14 +41,15 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   closers.push(startVectorIndexing(vectors, stderrLogger));
   const ctx: AppContext = { config, db, clock, log: stderrLogger, models, blobs, vectors, onClose: (fn) => closers.push(fn) };
   const services = await buildServices(ctx);
-  const app = buildApp(ctx, services);
+  let touch = () => {}; // the idle timer below needs the app, the app's request hook needs the timer
+  const app = buildApp(ctx, services, () => touch());
   startIngestion(ctx, vectors);
   // Gives memory back after 5 s without requests or ingestion (runtime/idle.ts); stopped first at shutdown.
   const idle = startIdleMaintenance({
     busy: () => (app.server?.pendingRequests ?? 0) > 0 || ctx.ingestionIdle?.() === false,
     onError: (e) => ctx.log.error("idle maintenance failed", { error: String(e) }),
   });
-  app.onRequest(() => idle.touch());
+  touch = () => idle.touch();
   closers.push(() => idle.stop());
   // Bun closes a connection whose request has sent nothing for idleTimeout seconds (Elysia passes
   // 30), even while the handler is still working: a summary wait (30 s by default) or an answer

@@ -46,11 +46,16 @@ export function authPlugin(ctx: AppContext) {
         // Kept synchronous for a known credential and a sized body, the common case.
         return found instanceof Promise ? found.then(admitted, () => UNREAD) : admitted(found);
       })
-      .onTransform({ as: "scoped" }, ({ body }) => {
-        if (body === TOO_LARGE) throw tooLarge("is larger");
-      })
-      .derive({ as: "scoped" }, ({ request, path }) => {
+      .derive({ as: "scoped" }, ({ request, path, body }) => {
         const found = identify(request);
+        if (body === TOO_LARGE) {
+          // After the credential: a client without one learns nothing else (403 above).
+          const declared = request.headers.get("content-length");
+          const refusal = () => {
+            throw tooLarge(declared === null ? undefined : `declares ${declared} bytes`);
+          };
+          return found instanceof Promise ? found.then(refusal) : refusal();
+        }
         // Long handlers (a summary wait, an answer being generated) call this again before they
         // answer: revoking a token or deactivating a key fails requests already in flight.
         const recheck = async (): Promise<void> => void (await identify(request));

@@ -1,5 +1,3 @@
-import { Elysia } from "elysia";
-
 const ALLOW_METHODS = "GET, POST, PUT, PATCH, DELETE";
 const ALLOW_HEADERS = "Authorization, X-Access-Token, Content-Type, Accept, Last-Event-ID";
 /** What a browser script may read beyond the basics: the storage PUT's checksum and timing. */
@@ -12,11 +10,13 @@ const EXPOSE_HEADERS = "ETag, x-amz-checksum-sha256, Server-Timing";
  * no site act with a visitor's ambient credentials; an operator may still list origins or turn
  * it off ("none").
  */
-export function cors(setting: string) {
-  const app = new Elysia({ name: "cors" });
-  if (setting === "none") return app;
+export type CorsHook = (request: Request, set: { headers: Record<string, string | number> }) => Response | undefined;
+
+/** The CORS step of the app's single onRequest hook (each extra Elysia hook costs every request). */
+export function cors(setting: string): CorsHook {
+  if (setting === "none") return () => undefined;
   const listed = setting === "*" ? null : new Set(setting.split(",").map((s) => s.trim().replace(/\/+$/, "")));
-  return app.onRequest(({ request, set }) => {
+  return (request, set) => {
     const origin = request.headers.get("origin");
     if (!origin) return;
     const allowed = listed === null ? "*" : listed.has(origin) ? origin : null;
@@ -36,5 +36,5 @@ export function cors(setting: string) {
         },
       });
     }
-  });
+  };
 }
