@@ -1,4 +1,5 @@
 import { cors } from "./cors.ts";
+import { DOCS_ASSETS, docsAssets } from "./docs-assets.ts";
 import "./typebox-setup.ts";
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
@@ -45,6 +46,10 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
       openapi({
         path: "/docs",
         specPath: "/openapi.json",
+        // Swagger UI from files this server serves: the default page pulls its script from a CDN,
+        // which an air-gapped install cannot reach (a blank page).
+        provider: "swagger-ui",
+        swagger: { ...DOCS_ASSETS },
         documentation: {
           info: { title: "kbqa", version: VERSION, description: "Self-hosted knowledge-base question answering" },
           components: {
@@ -55,9 +60,10 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
           },
           security: [{ bearer: [] }, { accessToken: [] }],
         },
-        exclude: { paths: ["/docs", "/openapi.json"] },
+        exclude: { paths: ["/docs", "/openapi.json", DOCS_ASSETS.cdn, DOCS_ASSETS.theme] },
       }),
     )
+    .use(docsAssets())
     .get("/pub/ping", () => ({ status: "ok", version: VERSION }), { detail: { summary: "Health check", tags: ["Health"] } })
     .use(authRoutes(ctx))
     .use(configRoutes(ctx))

@@ -99,6 +99,10 @@ export async function roundTrip(work: string): Promise<Record<string, unknown>> 
       return parsed;
     };
     report.ping = (await fetch(url + "/pub/ping")).status === 200 ? report.ping : "http-failed";
+    // The API reference page and its Swagger UI files, embedded in the executable (no CDN).
+    const docsPage = await fetch(url + "/docs");
+    const bundle = await fetch(url + "/docs/assets/swagger-ui-bundle.js");
+    report.docs = { page: docsPage.status, bundle: bundle.status, bundleBytes: (await bundle.arrayBuffer()).byteLength > 100_000 };
 
     const corpus = await api("POST", "/v1/corpus/", { name: "roundtrip" });
     const pdf = await makePdf(PAGES);

@@ -61,6 +61,10 @@ describe("dist/kbqa alone in an empty folder, env -i" + (cut ? ", unshare -n" : 
     expect(report.pingWrongPort).toBe(1);
   });
 
+  test("the API reference page is served with its Swagger UI files from inside the executable", () => {
+    expect(report.docs).toEqual({ page: 200, bundle: 200, bundleBytes: true });
+  });
+
   test("upload and commit a PDF, READY with its 2 pages", () => {
     expect(report.error).toBeUndefined();
     expect(report.upload).toBe(200);

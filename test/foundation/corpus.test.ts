@@ -100,6 +100,15 @@ describe("corpora", () => {
     expect(doc.body.paths["/v1/corpus/"].post.requestBody).toBeDefined();
     const page = await fetch(k.url + "/docs");
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("openapi.json");
+    const html = await page.text();
+    expect(html).toContain("openapi.json");
+    // Every script and stylesheet of the page comes from this server: it must work offline.
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.filter((a) => /^(https?:)?\/\//.test(a))).toEqual([]);
+    expect(assets).toEqual(expect.arrayContaining(["/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css"]));
+    for (const a of ["/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css"]) {
+      const r = await fetch(k.url + a);
+      expect([a, r.status, (await r.arrayBuffer()).byteLength > 10_000]).toEqual([a, 200, true]);
+    }
   });
 });
