@@ -15,6 +15,8 @@ export class UsageError extends Error {}
 export interface Parsed {
   positional: string[];
   flags: Record<string, string | boolean>;
+  /** A flag given last without its value; reported once the command is known (an unknown flag is told as unknown). */
+  missingValue?: string;
 }
 
 const BOOL_FLAGS = new Set(["help", "log-requests"]);
@@ -22,6 +24,7 @@ const BOOL_FLAGS = new Set(["help", "log-requests"]);
 export function parseArgs(argv: string[]): Parsed {
   const positional: string[] = [];
   const flags: Record<string, string | boolean> = {};
+  let missingValue: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "-h") flags.help = true;
@@ -32,12 +35,12 @@ export function parseArgs(argv: string[]): Parsed {
       else if (BOOL_FLAGS.has(name)) flags[name] = true;
       else {
         const v = argv[++i];
-        if (v === undefined) throw new UsageError(`--${name} needs a value`);
-        flags[name] = v;
+        if (v === undefined) missingValue = name;
+        flags[name] = v ?? true;
       }
     } else positional.push(a);
   }
-  return { positional, flags };
+  return { positional, flags, missingValue };
 }
 
 export interface Command {
@@ -194,6 +197,17 @@ export async function main(argv: string[]): Promise<number> {
       console.log(usage());
       return 0;
     }
+    // A command group alone (`kbqa key`, `kbqa org --help`): its subcommands.
+    const group = Object.values(COMMANDS).filter((c) => parsed.positional.length === 1 && c.usage.startsWith(`${parsed.positional[0]} `));
+    if (group.length) {
+      const lines = group.map((c) => `  kbqa ${c.usage.padEnd(58)} ${c.help}`).join("\n");
+      if (parsed.flags.help) {
+        console.log(`Commands of "${parsed.positional[0]}":\n${lines}\n\nEach also accepts every global flag (see kbqa --help).`);
+        return 0;
+      }
+      console.error(`kbqa: "${parsed.positional[0]}" needs a subcommand:\n${lines}`);
+      return 2;
+    }
     const what = parsed.positional.length ? `unknown command "${parsed.positional.join(" ")}"` : "no command given";
     console.error(`kbqa: ${what}\n\n${usage()}`);
     return 2;
@@ -206,6 +220,10 @@ export async function main(argv: string[]): Promise<number> {
   const unknown = Object.keys(parsed.flags).filter((f) => !GLOBAL_FLAGS.includes(f) && !cmd.flags.includes(f) && f !== "help");
   if (unknown.length) {
     console.error(`kbqa ${name}: unknown flag --${unknown[0]}\n\nUsage: kbqa ${cmd.usage}`);
+    return 2;
+  }
+  if (parsed.missingValue) {
+    console.error(`kbqa ${name}: --${parsed.missingValue} needs a value\n\nUsage: kbqa ${cmd.usage}`);
     return 2;
   }
   let config: Config;
