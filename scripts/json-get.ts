@@ -1,0 +1,23 @@
+/**
+ * Prints one field of the JSON read on stdin, for the README's shell examples:
+ *   curl … | bun scripts/json-get.ts document.id
+ * Strings print bare, anything else as JSON. When the field is missing (an error answer, say),
+ * the whole input goes to stderr and the exit code is 1, so a failed step shows why at once.
+ */
+const path = process.argv[2];
+if (!path) {
+  console.error("usage: … | bun scripts/json-get.ts FIELD[.FIELD…]");
+  process.exit(2);
+}
+const text = await Bun.stdin.text();
+let value: unknown;
+try {
+  value = path.split(".").reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), JSON.parse(text));
+} catch {
+  value = undefined;
+}
+if (value === undefined) {
+  console.error(`json-get: no "${path}" in: ${text.slice(0, 2000)}`);
+  process.exit(1);
+}
+console.log(typeof value === "string" ? value : JSON.stringify(value));
