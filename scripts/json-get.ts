@@ -4,6 +4,8 @@
  * Strings print bare, anything else as JSON. When the field is missing (an error answer, say),
  * the whole input goes to stderr and the exit code is 1, so a failed step shows why at once.
  */
+export {}; // a module: top-level await below
+
 const path = process.argv[2];
 if (!path) {
   console.error("usage: … | bun scripts/json-get.ts FIELD[.FIELD…]");

@@ -46,7 +46,13 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
   const max = ctx.config.maxUploadBytes;
   if (stat.size > max) fail("PAYLOAD_TOO_LARGE", `The uploaded file has ${stat.size} bytes; the maximum is ${max}`);
   const bytes = (await blobs.get(r.blob_key)) ?? new Uint8Array(0);
-  const reason = sniff(bytes, r.content_type);
+  let reason: string | null;
+  try {
+    reason = sniff(bytes, r.content_type);
+  } catch (e) {
+    // Sniffing reads untrusted bytes: whatever it trips on is the file's fault, never a 500.
+    reason = `the file could not be inspected (${String((e as Error)?.message ?? e).slice(0, 120)})`;
+  }
   if (reason) fail("UNSUPPORTED_MEDIA_TYPE", `The uploaded bytes are not ${r.content_type}: ${reason}`);
   // The storage route hashed the bytes as it wrote them; a file that got there another way is hashed here.
   const uploaded = uploadedObject(db, orgId, id, r.generation);
@@ -59,7 +65,8 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
     if (cur.status !== "AWAITING_UPLOAD" || cur.generation !== r.generation) return { row: cur };
     const dup = db
       .query<{ id: string }, [string, string, string, string]>(
-        "SELECT id FROM documents WHERE org_id = ? AND corpus_id = ? AND content_hash = ? AND deleted_at IS NULL AND id != ? ORDER BY created_at, id LIMIT 1",
+        // A FAILED document holds no content for the corpus: the same bytes may come back as a new document (with a fixed chunk setting, say).
+        "SELECT id FROM documents WHERE org_id = ? AND corpus_id = ? AND content_hash = ? AND deleted_at IS NULL AND status != 'FAILED' AND id != ? ORDER BY created_at, id LIMIT 1",
       )
       .get(orgId, cur.corpus_id, hash, id);
     if (dup) return { dup: dup.id, row: cur };

@@ -44,7 +44,8 @@ function sniffOoxml(bytes: Uint8Array, partPrefix: string, mainType: string): st
     return null;
   } catch (err) {
     if (err instanceof ConversionError) return err.message;
-    throw err;
+    // Any other failure reading a hostile archive (an out-of-bounds read, say) is still a bad file.
+    return `the zip archive is corrupt (${String((err as Error)?.message ?? err).slice(0, 120)})`;
   }
 }
 

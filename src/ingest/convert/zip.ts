@@ -100,7 +100,8 @@ function readZip64Extra(view: DataView, start: number, len: number, e: ZipEntry)
     if (id === 0x0001) {
       let r = q + 4;
       const take = () => {
-        if (r + 8 > q + 4 + size) fail("corrupt zip64 field");
+        // The field's own size is the archive's word: never read past the extra block either.
+        if (r + 8 > Math.min(q + 4 + size, end)) fail("corrupt zip64 field");
         const v = u64(view, r);
         r += 8;
         return v;
