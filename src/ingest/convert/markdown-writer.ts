@@ -16,7 +16,9 @@ export function escapeCell(s: string): string {
 }
 
 export function renderTable(rows: string[][]): string {
-  const cols = Math.max(0, ...rows.map((r) => r.length));
+  // A loop, not Math.max(...): spreading a million-row table into one call overflows the stack.
+  let cols = 0;
+  for (const r of rows) if (r.length > cols) cols = r.length;
   if (cols === 0 || rows.length === 0) return "";
   const line = (r: string[]) => "| " + Array.from({ length: cols }, (_, i) => r[i] ?? "").join(" | ") + " |";
   const out = [line(rows[0]!), "|" + " --- |".repeat(cols)];
