@@ -147,10 +147,7 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
           runFinisher();
         } else settle(job, r);
       })
-      .catch((e) => {
-        log.error("ingestion job crashed", { documentId: job.document_id, error: String(e) });
-        settle(job, { outcome: "discarded" });
-      })
+      .catch((e) => settle(job, crashed([job], e)[0]!))
       .finally(() => {
         parsing--;
         if (large) parsingLarge--;
@@ -175,6 +172,24 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
 
   const settleBatch = (batch: ParsedJob[], results: JobResult[]) => batch.forEach((b, i) => settle(b.job, results[i]!));
 
+  /**
+   * A step outside the per-document error handling threw (a bug, a storage failure): its
+   * documents end FAILED with the reason instead of staying PROCESSING until the next restart.
+   */
+  const crashed = (jobs: JobRow[], e: unknown): JobResult[] => {
+    log.error("ingestion batch crashed", { error: String((e as Error)?.stack ?? e) });
+    const reason = `ingestion failed: internal error while processing the document (${String((e as Error)?.message ?? e).slice(0, 160)})`;
+    return jobs.map((job) => {
+      try {
+        failDocument(db, job, reason, d.now());
+      } catch (f) {
+        log.error("could not record an ingestion failure", { documentId: job.document_id, error: String(f) });
+      }
+      return { outcome: "failed" };
+    });
+  };
+  const crashedBatch = (batch: ParsedJob[], e: unknown) => settleBatch(batch, crashed(batch.map((b) => b.job), e));
+
   /** One loop at a time: prepare batch k+1 while batch k is written; writes stay in order. */
   const runFinisher = () => {
     if (finisher) return;
@@ -188,8 +203,7 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
         try {
           prepared = await prepareBatch(d, batch);
         } catch (e) {
-          log.error("ingestion batch crashed", { error: String(e) });
-          settleBatch(batch, batch.map(() => ({ outcome: "discarded" })));
+          crashedBatch(batch, e);
           continue;
         }
         await writing;
@@ -205,18 +219,14 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
           try {
             prepared.push(...(await prepareBatch(d, more)));
           } catch (e) {
-            log.error("ingestion batch crashed", { error: String(e) });
-            settleBatch(more, more.map(() => ({ outcome: "discarded" })));
+            crashedBatch(more, e);
             batch.length -= more.length;
             break;
           }
         }
         writing = writeBatch(d, prepared)
           .then((results) => settleBatch(batch, results))
-          .catch((e) => {
-            log.error("ingestion batch crashed", { error: String(e) });
-            settleBatch(batch, batch.map(() => ({ outcome: "discarded" })));
-          })
+          .catch((e) => crashedBatch(batch, e))
           .finally(tick);
       }
       await writing;
