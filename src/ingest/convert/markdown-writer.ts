@@ -26,6 +26,16 @@ export function renderTable(rows: string[][]): string {
   return out.join("\n");
 }
 
+/**
+ * A fence the code cannot close: one backtick more than its longest backtick run, at least three. Found in
+ * one pass; growing a fence until the code stops containing it rescanned the code once per backtick.
+ */
+export function codeFence(code: string): string {
+  let longest = 0;
+  for (const m of code.matchAll(/`+/g)) if (m[0].length > longest) longest = m[0].length;
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
 /** Keeps a text line from being read as markdown structure (heading, list, quote, table, fence). */
 export function escapeLineStart(line: string): string {
   const m = /^(#|>|[-*+](?=\s)|\||```|~~~)/.exec(line);
@@ -131,8 +141,7 @@ export class MarkdownWriter {
     const code = this.preBuf.join("").replace(/^\n/, "").replace(/\s+$/, "");
     this.preBuf = [];
     if (!code) return;
-    let fence = "```";
-    while (code.includes(fence)) fence += "`";
+    const fence = codeFence(code);
     this.emit(`${fence}\n${code}\n${fence}`, "code");
   }
 

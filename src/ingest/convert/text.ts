@@ -1,5 +1,5 @@
 import { ConversionError } from "./errors.ts";
-import { escapeLineStart } from "./markdown-writer.ts";
+import { codeFence, escapeLineStart } from "./markdown-writer.ts";
 
 /** Decodes UTF-8 strictly (a stray BOM is dropped) and normalises line ends. */
 export function decodeUtf8(bytes: Uint8Array): string {
@@ -32,8 +32,51 @@ export function jsonToMarkdown(bytes: Uint8Array): string {
   } catch (err) {
     throw new ConversionError(`invalid JSON: ${(err as Error).message}`);
   }
-  const pretty = JSON.stringify(value, null, 2);
-  let fence = "```";
-  while (pretty.includes(fence)) fence += "`";
-  return `${fence}json\n${pretty}\n${fence}\n`;
+  // Indentation grows with depth, so deep nesting makes the pretty form quadratic in the input (a 60 KB
+  // object nested 10,000 deep became hundreds of MB) and stringifying it can overflow the stack. Such
+  // documents keep their own layout: the text is still the same JSON.
+  const cost = prettyCost(text);
+  const keep = cost.depth > MAX_PRETTY_DEPTH || cost.size > Math.max(MAX_PRETTY_GROWTH * text.length, MIN_PRETTY_BUDGET);
+  const body = keep ? text.trim() : JSON.stringify(value, null, 2);
+  const fence = codeFence(body);
+  return `${fence}json\n${body}\n${fence}\n`;
+}
+
+const MAX_PRETTY_DEPTH = 64;
+const MAX_PRETTY_GROWTH = 10;
+// Small documents may grow more than tenfold when indented (`{"a":{"b":[1,2]}}`) and that costs nothing.
+const MIN_PRETTY_BUDGET = 1024 * 1024;
+
+/**
+ * The nesting depth of valid JSON text and an upper estimate of the size of JSON.stringify(value, null, 2),
+ * from one pass over the text: every bracket, comma and colon outside strings adds a line break and the
+ * indentation of its depth (or the space after a colon).
+ */
+export function prettyCost(text: string): { depth: number; size: number } {
+  let depth = 0;
+  let maxDepth = 0;
+  let size = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // skip the string, escapes included
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > maxDepth) maxDepth = depth;
+      size += 1 + 2 * depth;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+      size += 1 + 2 * Math.max(depth, 0);
+    } else if (c === 0x2c) {
+      size += 1 + 2 * depth;
+    } else if (c === 0x3a) {
+      size += 1;
+    }
+  }
+  return { depth: maxDepth, size };
 }
