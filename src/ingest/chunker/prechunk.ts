@@ -133,35 +133,43 @@ export function combinePreChunks(pcs: PreChunk[], cfg: ChunkConfig): PreChunk[] 
   const out: PreChunk[] = [];
   let acc: PreChunk | null = null;
   let accTextLen = 0;
+  let accHasTable = false;
+  // The first merge copies acc's arrays, later merges push into them: copying on every merge
+  // (concat) made a run of k merged sections cost O(k²) (100k headings: minutes).
+  let accOwned = false;
 
   for (const pc of pcs) {
     const segs = pc.segments;
+    const pcHasTable = pc.elements.some(isTable);
     if (acc) {
-      const ownSegs = pc.overlapPrefix ? segs.slice(1) : segs;
+      const from = pc.overlapPrefix ? 1 : 0;
       let combinedLen = accTextLen;
       let count = acc.segments.length;
-      for (const s of ownSegs) {
-        combinedLen += (count ? SEP_LEN : 0) + s.length;
+      for (let i = from; i < segs.length; i++) {
+        combinedLen += (count ? SEP_LEN : 0) + segs[i]!.length;
         count++;
       }
       const fits =
-        !acc.elements.some(isTable) &&
-        !pc.elements.some(isTable) &&
+        !accHasTable &&
+        !pcHasTable &&
         accTextLen < cfg.combine_text_under_n_chars &&
         combinedLen <= cfg.max_characters;
       if (fits) {
+        if (!accOwned) {
+          acc = { elements: acc.elements.slice(), overlapPrefix: acc.overlapPrefix, segments: acc.segments.slice() };
+          accOwned = true;
+        }
+        for (const e of pc.elements) acc.elements.push(e);
         // The later prefix is dropped: it repeats the end of the accumulated text.
-        acc = {
-          elements: acc.elements.concat(pc.elements),
-          overlapPrefix: acc.overlapPrefix,
-          segments: acc.segments.concat(ownSegs),
-        };
+        for (let i = from; i < segs.length; i++) acc.segments.push(segs[i]!);
         accTextLen = combinedLen;
         continue;
       }
       out.push(acc);
     }
     acc = pc;
+    accOwned = false;
+    accHasTable = pcHasTable;
     accTextLen = segs.reduce((n, s, i) => n + s.length + (i ? SEP_LEN : 0), 0);
   }
   if (acc) out.push(acc);
