@@ -15,6 +15,9 @@
  *   does not take, and a user switching strategy should not have to strip keys.
  * - Validation beyond unstructured (which clamps new_after_n_chars > max_characters instead):
  *   new_after_n_chars > max_characters is an error, as the spec asks.
+ * - Bounds beyond unstructured, so a document's chunking cost stays proportional to its size:
+ *   max_characters >= MIN_MAX_CHARACTERS, and an overlap above MAX_FREE_OVERLAP at most half of
+ *   max_characters (see the constants). The chunk cap in index.ts bounds the rest.
  * - Sizes are counted in JavaScript string length (UTF-16 code units). This equals Python's len()
  *   except for characters outside the Basic Multilingual Plane.
  */
@@ -42,6 +45,23 @@ export class ChunkConfigError extends Error {
 }
 
 export const DEFAULT_MAX_CHARACTERS = 10000;
+
+/**
+ * A chunk shorter than a typical word holds no retrievable text, and at 1 character a 300 KB text
+ * made 200,001 chunks (2.7 GiB in the server). Kept this low because the chunk tests exercise
+ * splitting on 5-character chunks; the per-document chunk cap (index.ts) is what bounds memory.
+ */
+export const MIN_MAX_CHARACTERS = 5;
+
+/**
+ * Overlap is re-read text: each text-split chunk advances by only max_characters - overlap, so
+ * {max 10000, overlap 9999} emitted a 10,000-character chunk per input character (50 KB ran past
+ * the 120 s limit). Above this many characters an overlap must leave at least half of each chunk
+ * to new text (output at most about twice the input). Up to it any overlap below max_characters
+ * is accepted: such chunks are at most 2 × 256 characters long unless overlap is at most half of
+ * them anyway, so the chunk cap keeps the worst case to 50,000 × 512 characters.
+ */
+export const MAX_FREE_OVERLAP = 256;
 export const PLATFORM_DEFAULT: Readonly<ChunkConfig> = Object.freeze({
   strategy: "by_title",
   max_characters: DEFAULT_MAX_CHARACTERS,
@@ -120,6 +140,12 @@ export function parseChunkConfig(raw: unknown): ChunkConfig {
   }
 
   const max = intKey(raw, "max_characters", 1) ?? DEFAULT_MAX_CHARACTERS;
+  if (max < MIN_MAX_CHARACTERS) {
+    throw new ChunkConfigError(
+      "max_characters",
+      `chunk.max_characters must be at least ${MIN_MAX_CHARACTERS}, got ${max}`,
+    );
+  }
   const newAfter = intKey(raw, "new_after_n_chars", 0) ?? max;
   const overlap = intKey(raw, "overlap", 0) ?? 0;
   const overlapAll = boolKey(raw, "overlap_all") ?? false;
@@ -136,6 +162,12 @@ export function parseChunkConfig(raw: unknown): ChunkConfig {
     throw new ChunkConfigError(
       "overlap",
       `chunk.overlap must be less than chunk.max_characters, got ${overlap} >= ${max}`,
+    );
+  }
+  if (overlap > MAX_FREE_OVERLAP && overlap * 2 > max) {
+    throw new ChunkConfigError(
+      "overlap",
+      `chunk.overlap above ${MAX_FREE_OVERLAP} must be at most half of chunk.max_characters, got ${overlap} with max_characters ${max}`,
     );
   }
   if (strategy === "by_title" && combine > max) {

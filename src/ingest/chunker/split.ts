@@ -47,14 +47,17 @@ function isHigh(code: number): boolean {
 
 /** Split `text` into pieces of at most `max` characters, with unstructured's overlap rules. */
 export function splitText(text: string, max: number, overlap: number): string[] {
-  const out: string[] = [];
+  return [...splitPieces(text, max, overlap)];
+}
+
+/** Lazily, so a caller enforcing a chunk cap stops without building the pieces past it. */
+export function* splitPieces(text: string, max: number, overlap: number): Generator<string> {
   let r: Rest | null = { head: "", src: text, pos: 0 };
   while (r) {
     const [piece, rest] = splitOnce(r, max, overlap);
-    out.push(piece);
+    yield piece;
     r = rest && restLength(rest) > 0 ? rest : null;
   }
-  return out;
 }
 
 function splitOnce(r: Rest, max: number, overlap: number): [string, Rest | null] {
@@ -79,7 +82,10 @@ function splitOnce(r: Rest, max: number, overlap: number): [string, Rest | null]
   const win = prefix(r, max + 1);
   let cut = max;
   if (cut > 1 && isHigh(win.charCodeAt(cut - 1))) cut--;
-  let start = cut - overlap;
-  if (start > 0 && isHigh(win.charCodeAt(start - 1))) start++;
+  // Measured from max, not from a cut pulled back before a surrogate pair: each hard cut must
+  // consume at least max - overlap characters (from cut - overlap, overlap max - 1 and a pair at
+  // the cut gave 0: the same piece forever).
+  let start = Math.min(cut, max - overlap);
+  if (start < cut && isHigh(win.charCodeAt(start - 1))) start++;
   return [win.slice(0, cut).trimEnd(), trimStart(advance(r, start))];
 }
