@@ -111,6 +111,14 @@ export async function dropOwnVectors(d: IngestDeps, job: JobRow) {
   await d.vectors.deleteDocument(job.org_id, job.document_id, job.generation).catch(() => {});
 }
 
+/** How pool.ts words the failure of a request whose worker process exited under it. */
+const WORKER_EXITED = "the ingestion worker exited";
+
+const firstLine = (msg: string) => {
+  const line = msg.split("\n", 1)[0]!.trim();
+  return line.length > 200 ? line.slice(0, 199) + "…" : line;
+};
+
 export async function onError(d: IngestDeps, job: JobRow, e: unknown): Promise<JobOutcome> {
   if (e instanceof IngestFailure) {
     await dropOwnVectors(d, job);
@@ -129,8 +137,11 @@ export async function onError(d: IngestDeps, job: JobRow, e: unknown): Promise<J
     return "requeued";
   }
   await dropOwnVectors(d, job);
-  const reason = e instanceof WorkerCrash
+  // The pool also reports a worker's error answer (a stack, the process alive) as a WorkerCrash: only a
+  // process that exited is a crash, anything else is named by the first line of its message.
+  const exited = e instanceof WorkerCrash && msg.startsWith(WORKER_EXITED);
+  const reason = exited
     ? `ingestion failed: the document crashed the ingestion worker ${job.attempts} times`
-    : `ingestion failed after ${job.attempts} attempts: ${msg}`;
+    : `ingestion failed after ${job.attempts} attempts: ${firstLine(msg)}`;
   return failDocument(d.db, job, reason, d.now()) ? "failed" : "discarded";
 }

@@ -27,6 +27,7 @@ import { readFileSync } from "node:fs";
 import { IngestFailure, parseDocument } from "./pipeline.ts";
 import type { ConvertLimits } from "./convert/index.ts";
 import { enrich, type EnrichRequest } from "./enrich.ts";
+import { stderrLogger } from "../context.ts";
 
 export type WorkerRequest =
   | {
@@ -81,12 +82,32 @@ async function bytesOf(req: { path?: string; bytes?: Uint8Array }): Promise<Uint
   }
 }
 
+/** Longest library message kept in a document's statusMsg; stacks and dumps stay in the log. */
+const MAX_REASON_CHARS = 200;
+
+/**
+ * An exception raised while converting or chunking a document comes from the document (a converter
+ * meeting input it does not expect), and parsing is deterministic: reported as a worker crash it was
+ * retried twice more and then blamed on a crash that never happened. It fails the document at once, with
+ * the first line of the message; the stack goes to the log, since it is a converter bug to fix.
+ * A worker that really dies (memory, signal) is still seen by the pool as a crash.
+ */
+export function asDocumentFailure(e: unknown): IngestFailure {
+  if (e instanceof IngestFailure) return e;
+  stderrLogger.error("conversion raised an unexpected error", { error: String((e as Error)?.stack ?? e).slice(0, 4000) });
+  const raw = e instanceof Error ? e.message : String(e);
+  let first = (raw.split("\n", 1)[0] ?? "").trim() || (e as Error)?.name || "unknown error";
+  if (first.length > MAX_REASON_CHARS) first = first.slice(0, MAX_REASON_CHARS - 1) + "…";
+  return new IngestFailure(`could not convert the document: ${first}`);
+}
+
 async function handle(req: WorkerRequest): Promise<void> {
   try {
     const bytes = await bytesOf(req);
     if (req.type === "parse") {
       const onStage = req.progress ? (stage: WorkerStage, done?: number, total?: number) => send({ type: "stage", id: req.id, stage, done, total }) : undefined;
-      const parsed = await parseDocument(bytes, req.contentType, req.chunk, { limits: req.limits, onStage });
+      const parsed = await parseDocument(bytes, req.contentType, req.chunk, { limits: req.limits, onStage })
+        .catch((e) => { throw asDocumentFailure(e); });
       const enriched = req.enrich
         ? enrich(parsed, req.enrich, { onStage, onVectors: (data) => send({ type: "vectors", id: req.id, data }) })
         : undefined;

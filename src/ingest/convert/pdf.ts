@@ -27,7 +27,8 @@ interface RawItem { str: string; transform: number[]; width: number; height: num
 export async function pdfToMarkdown(bytes: Uint8Array): Promise<{ markdown: string; nbPages: number }> {
   const pdf = await openPdf(bytes);
   try {
-    const pagesLines = await mapWindowed(pdf.numPages, PAGES_IN_FLIGHT, async (i) => {
+    const nbPages = checkedPageCount(pdf.numPages);
+    const pagesLines = await mapWindowed(nbPages, PAGES_IN_FLIGHT, async (i) => {
       const p = i + 1;
       try {
         const page = await pdf.getPage(p);
@@ -41,10 +42,20 @@ export async function pdfToMarkdown(bytes: Uint8Array): Promise<{ markdown: stri
     if (chars === 0) throw new ConversionError(NO_TEXT_LAYER);
     const headings = pickHeadingSizes(pagesLines.flat());
     const bodies = pagesLines.map((lines) => layoutPage(lines, headings));
-    return { markdown: joinPages(bodies), nbPages: pdf.numPages };
+    return { markdown: joinPages(bodies), nbPages };
   } finally {
     await pdf.loadingTask.destroy().catch(() => {});
   }
+}
+
+/**
+ * pdf.js passes some impossible page counts of the page tree through (/Count -5 gives numPages -5), which
+ * would surface as a RangeError far from their cause.
+ */
+function checkedPageCount(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new ConversionError(`could not read PDF: its page tree declares an invalid page count (${n})`);
+  if (n === 0) throw new ConversionError("the PDF has no pages");
+  return n;
 }
 
 // pdf.js answers page requests through a message queue; keeping several in flight overlaps parsing with our
