@@ -113,13 +113,14 @@ function escapeText(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 }
 
-const NAMED: Record<string, string> = {
+// No prototype: "&constructor;" or "&toString;" must stay text, not become the source of a built-in function.
+const NAMED: Record<string, string> = Object.assign(Object.create(null), {
   amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", copy: "©", reg: "®", trade: "™",
   hellip: "…", mdash: "—", ndash: "–", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", laquo: "«", raquo: "»",
   bull: "•", middot: "·", euro: "€", pound: "£", yen: "¥", cent: "¢", sect: "§", para: "¶", deg: "°",
   times: "×", divide: "÷", plusmn: "±", shy: "", zwnj: "\u200c", zwj: "\u200d", eacute: "é", egrave: "è",
   agrave: "à", ccedil: "ç", ecirc: "ê", uuml: "ü", ouml: "ö", auml: "ä", szlig: "ß", ntilde: "ñ",
-};
+});
 
 const ENTITY_RE = /&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?/g;
 
