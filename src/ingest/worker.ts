@@ -26,6 +26,7 @@
 import { readFileSync } from "node:fs";
 import { IngestFailure, parseDocument } from "./pipeline.ts";
 import type { ConvertLimits } from "./convert/index.ts";
+import { briefMessage } from "./convert/errors.ts";
 import { enrich, type EnrichRequest } from "./enrich.ts";
 import { stderrLogger } from "../context.ts";
 
@@ -82,9 +83,6 @@ async function bytesOf(req: { path?: string; bytes?: Uint8Array }): Promise<Uint
   }
 }
 
-/** Longest library message kept in a document's statusMsg; stacks and dumps stay in the log. */
-const MAX_REASON_CHARS = 200;
-
 /**
  * An exception raised while converting or chunking a document comes from the document (a converter
  * meeting input it does not expect), and parsing is deterministic: reported as a worker crash it was
@@ -95,10 +93,7 @@ const MAX_REASON_CHARS = 200;
 export function asDocumentFailure(e: unknown): IngestFailure {
   if (e instanceof IngestFailure) return e;
   stderrLogger.error("conversion raised an unexpected error", { error: String((e as Error)?.stack ?? e).slice(0, 4000) });
-  const raw = e instanceof Error ? e.message : String(e);
-  let first = (raw.split("\n", 1)[0] ?? "").trim() || (e as Error)?.name || "unknown error";
-  if (first.length > MAX_REASON_CHARS) first = first.slice(0, MAX_REASON_CHARS - 1) + "…";
-  return new IngestFailure(`could not convert the document: ${first}`);
+  return new IngestFailure(`could not convert the document: ${briefMessage(e)}`);
 }
 
 async function handle(req: WorkerRequest): Promise<void> {

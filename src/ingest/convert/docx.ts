@@ -1,5 +1,5 @@
 import mammoth from "mammoth";
-import { ConversionError } from "./errors.ts";
+import { briefMessage, ConversionError } from "./errors.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
 
@@ -18,7 +18,7 @@ export async function docxToMarkdown(bytes: Uint8Array, limits: ZipLimits): Prom
     );
     html = result.value;
   } catch (err) {
-    throw new ConversionError(`could not read DOCX: ${(err as Error)?.message ?? String(err)}`);
+    throw new ConversionError(`could not read DOCX: ${briefMessage(err)}`);
   }
   return htmlToMarkdown(html);
 }

@@ -5,3 +5,15 @@ export class ConversionError extends Error {
     this.name = "ConversionError";
   }
 }
+
+const MAX_LIBRARY_MESSAGE = 200;
+
+/**
+ * A library's error message as a statusMsg can show it: its first line, shortened. Parsers append
+ * positions, dumps and stacks on further lines ("…\n@#[line:undefined,col:undefined]").
+ */
+export function briefMessage(err: unknown): string {
+  const raw = err instanceof Error ? err.message : String(err);
+  const line = raw.split("\n", 1)[0]!.trim() || (err as Error)?.name || "unknown error";
+  return line.length > MAX_LIBRARY_MESSAGE ? line.slice(0, MAX_LIBRARY_MESSAGE - 1) + "…" : line;
+}

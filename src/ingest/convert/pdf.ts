@@ -1,5 +1,5 @@
 import { getDocumentProxy } from "unpdf";
-import { ConversionError } from "./errors.ts";
+import { briefMessage, ConversionError } from "./errors.ts";
 import { joinPages } from "./pages.ts";
 import { layoutPage, pickHeadingSizes, type PdfLine } from "./pdf-layout.ts";
 
@@ -18,7 +18,7 @@ export async function openPdf(bytes: Uint8Array, extra: Record<string, unknown> 
   } catch (err) {
     const e = err as Error;
     if (e?.name === "PasswordException") throw new ConversionError("could not read PDF: it is password-protected");
-    throw new ConversionError(`could not read PDF: ${e?.message ?? String(err)}`);
+    throw new ConversionError(`could not read PDF: ${briefMessage(err)}`);
   }
 }
 
@@ -35,7 +35,7 @@ export async function pdfToMarkdown(bytes: Uint8Array): Promise<{ markdown: stri
         const content = await page.getTextContent();
         return groupLines((content.items as unknown[]).filter((it): it is RawItem => typeof (it as RawItem).str === "string"));
       } catch (err) {
-        throw new ConversionError(`could not read PDF: page ${p}: ${(err as Error)?.message ?? String(err)}`);
+        throw new ConversionError(`could not read PDF: page ${p}: ${briefMessage(err)}`);
       }
     });
     const chars = pagesLines.reduce((n, ls) => n + ls.reduce((m, l) => m + l.text.replace(/\s/g, "").length, 0), 0);
