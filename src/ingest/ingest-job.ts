@@ -22,7 +22,7 @@ import { endJob, failDocument, isCurrent, loadDoc, setStage, unclaim, type DocRo
 import { mediaType } from "./formats.ts";
 import { IngestFailure, type ParsedDocument } from "./parsed.ts";
 import { assembleEnriched, offloadPlan, offloadsAny, type Enriched, type EnrichedWire } from "./enrich.ts";
-import { WorkerAborted, WorkerCrash, type WorkerPool } from "./pool.ts";
+import { WorkerAborted, WorkerExited, type WorkerPool } from "./pool.ts";
 
 export interface IngestDeps {
   db: Db;
@@ -111,9 +111,6 @@ export async function dropOwnVectors(d: IngestDeps, job: JobRow) {
   await d.vectors.deleteDocument(job.org_id, job.document_id, job.generation).catch(() => {});
 }
 
-/** How pool.ts words the failure of a request whose worker process exited under it. */
-const WORKER_EXITED = "the ingestion worker exited";
-
 const firstLine = (msg: string) => {
   const line = msg.split("\n", 1)[0]!.trim();
   return line.length > 200 ? line.slice(0, 199) + "…" : line;
@@ -139,7 +136,7 @@ export async function onError(d: IngestDeps, job: JobRow, e: unknown): Promise<J
   await dropOwnVectors(d, job);
   // The pool also reports a worker's error answer (a stack, the process alive) as a WorkerCrash: only a
   // process that exited is a crash, anything else is named by the first line of its message.
-  const exited = e instanceof WorkerCrash && msg.startsWith(WORKER_EXITED);
+  const exited = e instanceof WorkerExited;
   const reason = exited
     ? `ingestion failed: the document crashed the ingestion worker ${job.attempts} times`
     : `ingestion failed after ${job.attempts} attempts: ${firstLine(msg)}`;

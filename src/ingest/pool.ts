@@ -42,6 +42,8 @@ export const PIPELINE_DEPTH = 16;
 
 /** The worker died for a reason that may not be the document's (retryable). */
 export class WorkerCrash extends Error {}
+/** The worker process running the request exited under it (out of memory, a signal, a native fault). */
+export class WorkerExited extends WorkerCrash {}
 /** The request was queued in a worker that died before starting it (retry without blame). */
 export class WorkerAborted extends WorkerCrash {}
 
@@ -149,7 +151,7 @@ export class WorkerPool {
       },
       onExit: () => {
         this.drop(slot, (p, head) =>
-          head ? new WorkerCrash(`the ingestion worker exited (code ${slot.proc.exitCode ?? slot.proc.signalCode})`) : new WorkerAborted("the ingestion worker exited before this request started"));
+          head ? new WorkerExited(`the ingestion worker exited (code ${slot.proc.exitCode ?? slot.proc.signalCode})`) : new WorkerAborted("the ingestion worker exited before this request started"));
         markReady();
         this.pump();
       },

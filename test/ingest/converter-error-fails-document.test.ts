@@ -11,7 +11,7 @@ import type { LanceIndex } from "../../src/store/lance.ts";
 import { parseJob, type IngestDeps } from "../../src/ingest/ingest-job.ts";
 import { claim, type JobRow } from "../../src/ingest/job-store.ts";
 import { IngestFailure } from "../../src/ingest/parsed.ts";
-import { WorkerCrash, WorkerPool } from "../../src/ingest/pool.ts";
+import { WorkerCrash, WorkerExited, WorkerPool } from "../../src/ingest/pool.ts";
 import { asDocumentFailure } from "../../src/ingest/worker.ts";
 import { pdfDeclaringPageCount } from "../convert/pdf-page-count-fixture.ts";
 
@@ -71,7 +71,7 @@ describe("failure reasons of a parse job", () => {
     await parseJob(fake(new WorkerCrash("Error: model file unreadable\n    at load (enrich.ts:1:1)")), answered);
     expect(statusMsg(answered).status_msg).toBe("ingestion failed after 1 attempts: Error: model file unreadable");
     const exited = await claimedDoc(new TextEncoder().encode("text"), "text/plain");
-    await parseJob(fake(new WorkerCrash("the ingestion worker exited (code SIGSEGV)")), exited);
+    await parseJob(fake(new WorkerExited("the ingestion worker exited (code SIGSEGV)")), exited);
     expect(statusMsg(exited).status_msg).toBe("ingestion failed: the document crashed the ingestion worker 1 times");
   });
 });
