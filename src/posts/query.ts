@@ -64,6 +64,8 @@ export interface SessionSettings {
   model?: string;
   temperature?: number;
   thinking?: "LOW" | "HIGH";
+  /** An old session's own instruction: the model receives it after the agent's (both are kept). */
+  system?: string;
 }
 
 /**
@@ -72,15 +74,22 @@ export interface SessionSettings {
  * the agent's or the platform's setting. That includes a model no longer listed by
  * GET /v1/config/model, which would otherwise refuse every question of the session.
  */
-export function sessionSettings(s: { model?: unknown; temperature?: unknown; thinking?: unknown }, isChatModel: (id: string) => boolean): SessionSettings {
+export function sessionSettings(
+  s: { model?: unknown; temperature?: unknown; thinking?: unknown; system?: unknown },
+  isChatModel: (id: string) => boolean,
+): SessionSettings {
   const out: SessionSettings = {};
   if (typeof s.model === "string" && isChatModel(s.model)) out.model = s.model;
   // The OpenAI wire range; agents are held to 0–1, old sessions were not.
   if (typeof s.temperature === "number" && s.temperature >= 0 && s.temperature <= 2) out.temperature = s.temperature;
   const thinking = typeof s.thinking === "string" ? s.thinking.toUpperCase() : undefined;
   if (thinking === "LOW" || thinking === "HIGH") out.thinking = thinking;
+  if (typeof s.system === "string" && s.system.trim()) out.system = s.system.trim().slice(0, SESSION_SYSTEM_MAX);
   return out;
 }
+
+/** Characters of an old session's instruction passed on: it shares the model's context with the passages. */
+export const SESSION_SYSTEM_MAX = 4000;
 
 export interface Exchange {
   query: PostView;
@@ -132,7 +141,7 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
           if (reranker) chunks = await rerankChunks(reranker, p.question, chunks, agent.rerankTopK ?? agent.topK);
         }
         result = await ctx.models.answerer(agent.baseModel ?? session.model).answer({
-          question: p.question, lang: p.lang, system: agent.systemInstruction, history, passages: toPassages(chunks),
+          question: p.question, lang: p.lang, system: session.system ? `${agent.systemInstruction}\n\n${session.system}` : agent.systemInstruction, history, passages: toPassages(chunks),
           temperature: session.temperature ?? agent.temperature, thinking: session.thinking ?? agent.thinkingMode,
           signal: opts.signal, onToken: opts.onToken,
         });

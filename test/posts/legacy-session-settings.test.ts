@@ -80,3 +80,15 @@ test("a stored value the service cannot run on counts as unset", async () => {
   const r = await answer(oldSession({ model: "retired-model", temperature: "hot", thinking: "MEDIUM" }));
   expect([r.chat.temperature, r.chat.reasoning_effort, r.model]).toEqual([0.2, "low", "remote:stub-chat"]);
 });
+
+test("an old session's system text reaches the model after the agent's instruction; a new session's is ignored", async () => {
+  const own = "Answer as the archivist of the zorbanian council.";
+  const id = await agent({ context: "You help the council's clerks." });
+  const r = await answer(oldSession({ system: own }), id);
+  const system = r.chat.messages.find((m: { role: string }) => m.role === "system").content as string;
+  expect(system.indexOf("You help the council's clerks.")).toBeGreaterThanOrEqual(0);
+  expect(system.indexOf(own)).toBeGreaterThan(system.indexOf("You help the council's clerks."));
+  const fresh = (await org.api("POST", "/v1/session/", { corpusIds: [cid], system: own })).body.id;
+  const ignored = await answer(fresh, id);
+  expect(ignored.chat.messages.find((m: { role: string }) => m.role === "system").content).not.toContain(own);
+});
