@@ -1,3 +1,4 @@
+import { decodeStrict } from "./convert/text.ts";
 import { DOCX, PPTX, XLSX, mediaType } from "./formats.ts";
 import { ConversionError } from "./convert/errors.ts";
 import { readCentralDirectory, readEntry } from "./convert/zip.ts";
@@ -49,12 +50,13 @@ function sniffOoxml(bytes: Uint8Array, partPrefix: string, mainType: string): st
   }
 }
 
+/** The converter's own decoding, so commit refuses exactly what conversion would. */
 function sniffText(bytes: Uint8Array): string | null {
-  if (bytes.includes(0)) return "the file contains NUL bytes, so it is not text";
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return "the file is not valid UTF-8 text";
+    decodeStrict(bytes);
+  } catch (e) {
+    if (e instanceof ConversionError) return e.message;
+    throw e;
   }
   return null;
 }

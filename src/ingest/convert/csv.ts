@@ -1,4 +1,4 @@
-import { decodeUtf8 } from "./text.ts";
+import { decodeText } from "./text.ts";
 import { escapeCell, renderTable } from "./markdown-writer.ts";
 
 // RFC 4180 parsing in one pass: quoted fields may hold separators, doubled quotes and newlines.
@@ -49,7 +49,7 @@ function detectSeparator(text: string): string {
 }
 
 export function csvToMarkdown(bytes: Uint8Array): string {
-  const text = decodeUtf8(bytes);
+  const text = decodeText(bytes);
   const rows = parseCsv(text, detectSeparator(text)).map((r) =>
     r.map((f) => escapeCell(f.replace(/\s*\n\s*/g, " ").trim())),
   );

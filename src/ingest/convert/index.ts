@@ -5,7 +5,7 @@ import { ConversionError } from "./errors.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { neutralizeMarkers } from "./pages.ts";
 import { pdfToMarkdown } from "./pdf.ts";
-import { decodeUtf8, jsonToMarkdown, markdownToMarkdown, plainToMarkdown } from "./text.ts";
+import { decodeText, jsonToMarkdown, markdownToMarkdown, plainToMarkdown } from "./text.ts";
 import { pptxToMarkdown } from "./pptx.ts";
 import { xlsxToMarkdown } from "./xlsx.ts";
 
@@ -35,7 +35,7 @@ async function convertUnpaged(bytes: Uint8Array, type: string, lim: ConvertLimit
     case DOCX: return docxToMarkdown(bytes, lim);
     case XLSX: return xlsxToMarkdown(bytes, lim);
     case PPTX: return pptxToMarkdown(bytes, lim);
-    case "text/html": return htmlToMarkdown(decodeUtf8(bytes));
+    case "text/html": return htmlToMarkdown(decodeText(bytes));
     case "text/markdown": return markdownToMarkdown(bytes);
     case "text/plain": return plainToMarkdown(bytes);
     case "text/csv": return csvToMarkdown(bytes);

@@ -1,31 +1,40 @@
 import { ConversionError } from "./errors.ts";
 import { codeFence, escapeLineStart } from "./markdown-writer.ts";
 
-/** Decodes UTF-8 strictly (a stray BOM is dropped) and normalises line ends. */
-export function decodeUtf8(bytes: Uint8Array): string {
+/**
+ * Decodes text strictly: UTF-8 (a stray BOM is dropped), or UTF-16 when a byte-order mark says
+ * so (what Windows editors write as "Unicode"). Commit-time sniffing runs exactly this check.
+ */
+export function decodeStrict(bytes: Uint8Array): string {
+  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : "utf-8";
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = new TextDecoder(encoding, { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new ConversionError("the file is not valid UTF-8 text");
+    throw new ConversionError(encoding === "utf-8" ? "the file is not valid UTF-8 text" : `the file starts with a ${encoding.toUpperCase()} byte-order mark but is not valid ${encoding.toUpperCase()} text`);
   }
   if (text.includes("\u0000")) throw new ConversionError("the file contains NUL bytes, so it is not text");
-  return text.replace(/\r\n?/g, "\n");
+  return text;
+}
+
+/** decodeStrict, line ends normalised. */
+export function decodeText(bytes: Uint8Array): string {
+  return decodeStrict(bytes).replace(/\r\n?/g, "\n");
 }
 
 export function markdownToMarkdown(bytes: Uint8Array): string {
-  return decodeUtf8(bytes).trim() + "\n";
+  return decodeText(bytes).trim() + "\n";
 }
 
 /** Plain text is not markdown: lines that would read as structure are escaped; paragraphs are kept. */
 export function plainToMarkdown(bytes: Uint8Array): string {
-  const text = decodeUtf8(bytes).trim();
+  const text = decodeText(bytes).trim();
   if (!text) return "";
   return text.split("\n").map((l) => escapeLineStart(l.trimEnd())).join("\n") + "\n";
 }
 
 export function jsonToMarkdown(bytes: Uint8Array): string {
-  const text = decodeUtf8(bytes);
+  const text = decodeText(bytes);
   let value: unknown;
   try {
     value = JSON.parse(text);
