@@ -3,7 +3,7 @@ import type { AppContext } from "../context.ts";
 import { authenticate, authorize } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/jwt.ts";
 import { AppError } from "./errors.ts";
-import { parseChunked, TOO_LARGE, tooLarge } from "./body-limit.ts";
+import { parseApiBody, TOO_LARGE, tooLarge } from "./body-limit.ts";
 
 const WIDGET_PREFIXES = ["/v1/webhook/", "/webhook/v1/"];
 
@@ -25,8 +25,8 @@ export function authPlugin(ctx: AppContext) {
       // Elysia parses a body before derive runs: without this, a request with no valid credential
       // (or a scope not covering it) and a malformed body learnt "400 malformed JSON" instead of
       // 403. Without a valid credential the body is left unread (an error thrown here would be
-      // reported as a parse error), and derive, next, refuses the request. With one, a chunked
-      // body is read within the API's limit, and any other is left to the normal parser. A JWT
+      // reported as a parse error), and derive, next, refuses the request. With one, the body is
+      // read as JSON within the API's limit (body-limit.ts parseApiBody). A JWT
       // verified here is cached, so derive does not verify it again.
       .onParse({ as: "scoped" }, ({ request, path, contentType }) => {
         const admitted = (p: Principal) => {
@@ -35,7 +35,7 @@ export function authPlugin(ctx: AppContext) {
           } catch {
             return UNREAD;
           }
-          return parseChunked(request, contentType);
+          return parseApiBody(request, contentType);
         };
         let found: Principal | Promise<Principal>;
         try {

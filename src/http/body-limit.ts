@@ -30,18 +30,22 @@ async function readBounded(body: ReadableStream<Uint8Array>, max: number): Promi
 }
 
 /**
- * For an API route's parse hook, before a byte is read: a declared length over the limit is
- * TOO_LARGE at once; a chunked body (no Content-Length) is counted as it is read and parsed
- * here; anything else is left to Elysia's parser (undefined). Elysia reports anything thrown
- * while parsing as a malformed body, so an oversized one is returned as TOO_LARGE, for the
- * route to refuse with 413 before validation.
+ * For an API route's parse hook, before a byte is read. Every API body is JSON (spec: requests
+ * are JSON), whatever Content-Type says: `curl -d '{…}'` sends a form type, and parsing that as a
+ * form turned a JSON body into a confusing "field required". So:
+ * - a declared length over the limit is TOO_LARGE at once;
+ * - a sized body declared as JSON is left to Elysia's JSON parser (undefined), the fast path;
+ * - any other body is read (counted, if chunked) and parsed as JSON here.
+ * Elysia reports anything thrown while parsing as a malformed body, so an oversized one is
+ * returned as TOO_LARGE, for the route to refuse with 413 before validation.
  */
-export function parseChunked(request: Request, contentType: string | undefined): Promise<unknown> | typeof TOO_LARGE | undefined {
+export function parseApiBody(request: Request, contentType: string | undefined): Promise<unknown> | typeof TOO_LARGE | undefined {
   const declared = request.headers.get("content-length");
-  if (declared !== null) return Number(declared) > API_BODY_MAX ? TOO_LARGE : undefined;
-  if (!request.body) return undefined;
+  if (declared !== null && Number(declared) > API_BODY_MAX) return TOO_LARGE;
+  if (declared === "0" || !request.body) return undefined;
+  if (declared !== null && contentType?.toLowerCase().startsWith("application/json")) return undefined;
   return readBounded(request.body, API_BODY_MAX).then((text) => {
     if (text === null) return TOO_LARGE;
-    return contentType?.startsWith("application/json") ? JSON.parse(text) : text;
+    return text.trim() === "" ? {} : JSON.parse(text);
   });
 }

@@ -67,3 +67,13 @@ test("an upload declaring far more than the maximum gets storage's own 413, with
   const put = await fetch(i.body.uploadUrl, { method: "PUT", headers: { "content-type": "text/plain" }, body: "hello" });
   expect(put.status).toBe(200);
 });
+
+test("every API body is read as JSON, whatever Content-Type says (curl -d sends a form type)", async () => {
+  for (const type of ["application/x-www-form-urlencoded", "text/plain", "application/merge-patch+json"]) {
+    const r = await post({ ...bearer(jwt), "content-type": type }, JSON.stringify({ name: `as ${type}` }));
+    expect([type, r.status, ((await r.json()) as { name: string }).name]).toEqual([type, 200, `as ${type}`]);
+  }
+  const form = await post({ ...bearer(jwt), "content-type": "application/x-www-form-urlencoded" }, "name=x");
+  expect(form.status).toBe(400);
+  expect(((await form.json()) as { message: string }).message).toContain("Malformed request body");
+});
