@@ -1,15 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { ChunkConfigError, MAX_FREE_OVERLAP, MIN_MAX_CHARACTERS, parseChunkConfig } from "../../src/ingest/chunker/config.ts";
 
+/** The error parseChunkConfig throws for `raw`; fails the test if it accepts it. */
 function refusal(raw: unknown): ChunkConfigError {
-  let err: unknown;
   try {
     parseChunkConfig(raw);
   } catch (e) {
-    err = e;
+    expect(e).toBeInstanceOf(ChunkConfigError);
+    return e as ChunkConfigError;
   }
-  expect(err).toBeInstanceOf(ChunkConfigError);
-  return err as ChunkConfigError;
+  throw new Error(`accepted ${JSON.stringify(raw)}`);
 }
 
 describe("max_characters lower bound", () => {
