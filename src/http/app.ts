@@ -1,8 +1,8 @@
-import { cors } from "./cors.ts";
-import { DOCS_ASSETS, docsAssets } from "./docs-assets.ts";
 import "./typebox-setup.ts";
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
+import { cors } from "./cors.ts";
+import { DOCS_ASSETS, docsAssets } from "./docs-assets.ts";
 import type { AppContext } from "../context.ts";
 import { errorHandler } from "./error-handler.ts";
 import { authRoutes } from "../auth/routes.ts";

@@ -20,14 +20,16 @@ export function authPlugin(ctx: AppContext) {
   // (a token seen before, or an access token) then stays synchronous, which is much faster.
   const identify = (request: Request) =>
     authenticate(ctx.db, { authorization: request.headers.get("authorization"), accessToken: request.headers.get("x-access-token") }, ctx.clock.now());
+  // What the parse hook found, for derive to reuse: a request with a body is authenticated once.
+  const identified = new WeakMap<Request, Principal | Promise<Principal>>();
   return (
     new Elysia({ name: "auth" })
       // Elysia parses a body before derive runs: without this, a request with no valid credential
       // (or a scope not covering it) and a malformed body learnt "400 malformed JSON" instead of
       // 403. Without a valid credential the body is left unread (an error thrown here would be
       // reported as a parse error), and derive, next, refuses the request. With one, the body is
-      // read as JSON within the API's limit (body-limit.ts parseApiBody). A JWT
-      // verified here is cached, so derive does not verify it again.
+      // read as JSON within the API's limit (body-limit.ts parseApiBody), and derive reuses the
+      // principal found here.
       .onParse({ as: "scoped" }, ({ request, path, contentType }) => {
         const admitted = (p: Principal) => {
           try {
@@ -43,11 +45,12 @@ export function authPlugin(ctx: AppContext) {
         } catch {
           return UNREAD;
         }
+        identified.set(request, found);
         // Kept synchronous for a known credential and a sized body, the common case.
         return found instanceof Promise ? found.then(admitted, () => UNREAD) : admitted(found);
       })
       .derive({ as: "scoped" }, ({ request, path, body }) => {
-        const found = identify(request);
+        const found = identified.get(request) ?? identify(request);
         if (body === TOO_LARGE) {
           // After the credential: a client without one learns nothing else (403 above).
           const declared = request.headers.get("content-length");
