@@ -3,7 +3,7 @@ import { fromJson, toJson } from "../store/db.ts";
 import type { Clock } from "../store/time.ts";
 import type { VectorIndex } from "../store/vector.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
-import { MAX_JSON_DEPTH, withinDepth } from "../http/paging.ts";
+import { requireDepth } from "../http/paging.ts";
 import { contains } from "./containment.ts";
 import { searchChunks, type ChunkRow, type Filter, type Match } from "./query.ts";
 import { fragmentTerms } from "./terms.ts";
@@ -60,7 +60,7 @@ export function parseMatch(db: Db, q: { key?: string; value?: string; json?: str
     }
     if (v === null || typeof v !== "object" || Array.isArray(v)) throw badRequest("Invalid query parameter 'json': must be a JSON object");
     // SQLite's json_tree refuses a fragment over 1000 levels deep (a 500); metadata is capped lower anyway.
-    if (!withinDepth(v)) throw badRequest(`Invalid query parameter 'json': must be nested at most ${MAX_JSON_DEPTH} levels deep`);
+    requireDepth(v, "query parameter 'json'");
     fragments.push(v as Record<string, unknown>);
   } else if (q.key !== undefined && q.value !== undefined) {
     fragments.push({ [q.key]: q.value });
@@ -147,7 +147,7 @@ export function chunkService(db: Db, clock: Clock, vectors: () => VectorIndex | 
 
     patch(orgId: string, id: string, b: { pages?: number[]; metadata?: Record<string, unknown>; body?: string }): ChunkView {
       // The route's schema checks this too; any other caller must not store what the index cannot read.
-      if (b.metadata !== undefined && !withinDepth(b.metadata)) throw badRequest(`Invalid body field 'metadata': must be nested at most ${MAX_JSON_DEPTH} levels deep`);
+      if (b.metadata !== undefined) requireDepth(b.metadata, "body field 'metadata'");
       db.transaction(() => {
         const r = load(orgId, id);
         const pages = b.pages !== undefined ? [...new Set(b.pages)].sort((x, y) => x - y) : fromJson<number[]>(r.pages, []);

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { Kind, TypeRegistry } from "@sinclair/typebox";
 import { GetErrorFunction, SetErrorFunction, ValueErrorType } from "@sinclair/typebox/errors";
+import { badRequest } from "./errors.ts";
 
 /**
  * Deepest nesting accepted in JSON a client hands over (metadata, chunk and session `json`
@@ -20,6 +21,14 @@ export function withinDepth(v: unknown, max = MAX_JSON_DEPTH): boolean {
     for (const k in v) if (!withinDepth((v as Record<string, unknown>)[k], max - 1)) return false;
   }
   return true;
+}
+
+/**
+ * For services, which store what the route schemas already checked (and take values the schemas
+ * do not see, such as a search's `json` text): 400 naming the field when `v` is nested too deep.
+ */
+export function requireDepth(v: unknown, field: string): void {
+  if (!withinDepth(v)) throw badRequest(`Invalid ${field}: must be nested at most ${MAX_JSON_DEPTH} levels deep`);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -3,7 +3,7 @@ import { fromJson, toJson } from "../store/db.ts";
 import { newId } from "../store/ids.ts";
 import { iso, type Clock } from "../store/time.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
-import { MAX_JSON_DEPTH, offsetOf, withinDepth, type Paging } from "../http/paging.ts";
+import { offsetOf, requireDepth, type Paging } from "../http/paging.ts";
 import { recordUsage } from "../usage/record.ts";
 import { CORPUS_CASCADE } from "../corpus/service.ts";
 import { contains, pairMatches, prefilter } from "./match.ts";
@@ -82,7 +82,7 @@ CORPUS_CASCADE.push(
 
 /** The route schemas check this too; the widget and any other caller must not store what search cannot read. */
 function checkDepth(metadata: Record<string, unknown> | undefined) {
-  if (metadata !== undefined && !withinDepth(metadata)) throw badRequest(`Invalid body field 'metadata': must be nested at most ${MAX_JSON_DEPTH} levels deep`);
+  if (metadata !== undefined) requireDepth(metadata, "body field 'metadata'");
 }
 
 const LIVE_CORPUS = "SELECT 1 FROM corpora WHERE org_id = ? AND id = ? AND deleted_at IS NULL";
@@ -144,7 +144,7 @@ export function sessionService(db: Db, clock: Clock) {
       if (fragment === null || typeof fragment !== "object" || Array.isArray(fragment)) {
         throw badRequest("Invalid query parameter 'json': must be a JSON object");
       }
-      if (!withinDepth(fragment)) throw badRequest(`Invalid query parameter 'json': must be nested at most ${MAX_JSON_DEPTH} levels deep`);
+      requireDepth(fragment, "query parameter 'json'");
       const frag = fragment as Record<string, unknown>;
       const pre = prefilter(frag);
       narrow.push(...pre.sql);
