@@ -1,3 +1,4 @@
+import { briefMessage } from "../ingest/convert/errors.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, badRequest, conflict, type ErrorCode } from "../http/errors.ts";
 import { sniff } from "../ingest/sniff.ts";
@@ -51,7 +52,7 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
     reason = sniff(bytes, r.content_type);
   } catch (e) {
     // Sniffing reads untrusted bytes: whatever it trips on is the file's fault, never a 500.
-    reason = `the file could not be inspected (${String((e as Error)?.message ?? e).slice(0, 120)})`;
+    reason = `the file could not be inspected (${briefMessage(e)})`;
   }
   if (reason) fail("UNSUPPORTED_MEDIA_TYPE", `The uploaded bytes are not ${r.content_type}: ${reason}`);
   // The storage route hashed the bytes as it wrote them; a file that got there another way is hashed here.

@@ -10,6 +10,7 @@
  * Before 3 the document is PROCESSING and its job queued/running, so a restart redoes it;
  * after 3 chunk rows and vectors agree. A superseded job removes only its own generation's vectors.
  */
+import { briefMessage } from "./convert/errors.ts";
 import { createHash } from "node:crypto";
 import type { Logger } from "../context.ts";
 import type { ModelRegistry } from "../models/registry.ts";
@@ -111,11 +112,6 @@ export async function dropOwnVectors(d: IngestDeps, job: JobRow) {
   await d.vectors.deleteDocument(job.org_id, job.document_id, job.generation).catch(() => {});
 }
 
-const firstLine = (msg: string) => {
-  const line = msg.split("\n", 1)[0]!.trim();
-  return line.length > 200 ? line.slice(0, 199) + "…" : line;
-};
-
 export async function onError(d: IngestDeps, job: JobRow, e: unknown): Promise<JobOutcome> {
   if (e instanceof IngestFailure) {
     await dropOwnVectors(d, job);
@@ -139,6 +135,6 @@ export async function onError(d: IngestDeps, job: JobRow, e: unknown): Promise<J
   const exited = e instanceof WorkerExited;
   const reason = exited
     ? `ingestion failed: the document crashed the ingestion worker ${job.attempts} times`
-    : `ingestion failed after ${job.attempts} attempts: ${firstLine(msg)}`;
+    : `ingestion failed after ${job.attempts} attempts: ${briefMessage(e)}`;
   return failDocument(d.db, job, reason, d.now()) ? "failed" : "discarded";
 }

@@ -15,6 +15,7 @@
  * indexed query) and can be woken early with wake(). On start, interrupted jobs are requeued
  * (job-store recoverJobs) and jobs that already used their attempts end FAILED.
  */
+import { briefMessage } from "./convert/errors.ts";
 import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
 import { isParsed, isSmall, parseJob, type IngestDeps, type JobResult, type ParsedJob } from "./ingest-job.ts";
@@ -178,7 +179,7 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
    */
   const crashed = (jobs: JobRow[], e: unknown): JobResult[] => {
     log.error("ingestion batch crashed", { error: String((e as Error)?.stack ?? e) });
-    const reason = `ingestion failed: internal error while processing the document (${String((e as Error)?.message ?? e).slice(0, 160)})`;
+    const reason = `ingestion failed: internal error while processing the document (${briefMessage(e)})`;
     return jobs.map((job) => {
       try {
         failDocument(db, job, reason, d.now());

@@ -1,6 +1,6 @@
 import { decodeStrict } from "./convert/text.ts";
 import { DOCX, PPTX, XLSX, mediaType } from "./formats.ts";
-import { ConversionError } from "./convert/errors.ts";
+import { briefMessage, ConversionError } from "./convert/errors.ts";
 import { readCentralDirectory, readEntry } from "./convert/zip.ts";
 
 // Checks that bytes are what their declared type says, cheaply and without trusting the content:
@@ -46,7 +46,7 @@ function sniffOoxml(bytes: Uint8Array, partPrefix: string, mainType: string): st
   } catch (err) {
     if (err instanceof ConversionError) return err.message;
     // Any other failure reading a hostile archive (an out-of-bounds read, say) is still a bad file.
-    return `the zip archive is corrupt (${String((err as Error)?.message ?? err).slice(0, 120)})`;
+    return `the zip archive is corrupt (${briefMessage(err)})`;
   }
 }
 
