@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ConfigError, loadConfig } from "../../src/config.ts";
 import { startKbqa, type Kbqa } from "../helpers/server.ts";
 
 // Browsers are the spec's named client of access tokens, and the widget lives on other sites:
@@ -69,4 +70,13 @@ describe("--cors-origins with a list, and none", () => {
     const r = await preflight(off, "/v1/corpus/", "https://a.example");
     expect([r.status, r.headers.get("access-control-allow-origin")]).toEqual([404, null]);
   });
+});
+
+test("--cors-origins refuses anything but *, none or a list of http(s) origins, naming the flag", () => {
+  for (const bad of ["a.example", "https://a.example,", "ftp://a.example", "*, https://a.example"]) {
+    expect(() => loadConfig({ "cors-origins": bad }, {})).toThrow(ConfigError);
+    expect(() => loadConfig({}, { KBQA_CORS_ORIGINS: bad })).toThrow(/--cors-origins \(KBQA_CORS_ORIGINS\)/);
+  }
+  expect(loadConfig({}, {}).corsOrigins).toBe("*");
+  expect(loadConfig({ "cors-origins": "https://a.example, http://b.example:8080" }, {}).corsOrigins).toBe("https://a.example, http://b.example:8080");
 });
