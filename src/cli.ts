@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigError, FIELDS, loadConfig, type Config } from "./config.ts";
 import { openDb } from "./store/db.ts";
+import { diagnoseStorage } from "./store/storage-errors.ts";
 import { createOrg, listOrgs, orgExists } from "./auth/orgs.ts";
 import { addKey, deleteKey, KeyError, listKeys, setKeyActive } from "./auth/keys.ts";
 import { EXTRA_COMMANDS } from "./cli-extra.ts";
@@ -242,6 +243,12 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError) {
       console.error(`kbqa ${name}: ${e.message}\n\nUsage: kbqa ${cmd.usage}`);
       return 2;
+    }
+    const volume = diagnoseStorage(e, config.dataDir);
+    if (volume) {
+      // An operator's condition, not a bug: one line naming the directory, no stack.
+      console.error(`kbqa ${name}: the data directory ${config.dataDir} is ${volume === "full" ? "on a full disk" : "read-only"} (${(e as Error).message}); free space or make it writable (--data / KBQA_DATA_DIR)`);
+      return 1;
     }
     console.error(`kbqa ${name}: ${(e as Error).stack ?? e}`);
     return 1;

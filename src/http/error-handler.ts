@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../context.ts";
-import { AppError, errorBody, STATUS_OF, type ErrorCode } from "./errors.ts";
+import { AppError, errorBody, STATUS_OF, volumeError, type ErrorCode } from "./errors.ts";
 
 /** Model-layer errors are plain classes (src/models has no HTTP dependency); this is their status. */
 const MODEL_ERROR_CODES: Record<string, ErrorCode> = {
@@ -60,6 +60,12 @@ export function errorHandler(log: Logger) {
     const status = (error as { status?: number })?.status;
     if (typeof status === "number" && status >= 400 && status < 500) {
       return json(status, errorBody(status, String((error as Error).message ?? "Bad request"), p));
+    }
+    const volume = volumeError(error);
+    if (volume) {
+      // The operator's problem, not the client's and not a bug: a precise status and no stack.
+      log.error("data volume failure", { path: p, method: request.method, error: String((error as Error)?.message ?? error) });
+      return json(volume.status, errorBody(volume.status, volume.message, p));
     }
     log.error("unhandled error", { path: p, method: request.method, error: String((error as Error)?.stack ?? error) });
     return json(500, errorBody(500, "Unexpected server error; it has been logged", p));

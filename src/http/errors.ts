@@ -3,6 +3,8 @@
  * handler in http/error-handler.ts renders the spec's error object. The status map is a
  * Record over every code, so adding a code without a status fails to compile.
  */
+import { storageFailure, STORAGE_FAILURE_MESSAGE } from "../store/storage-errors.ts";
+
 export type ErrorCode =
   | "BAD_REQUEST"
   | "FORBIDDEN"
@@ -13,6 +15,7 @@ export type ErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "TIMEOUT"
   | "UNAVAILABLE"
+  | "INSUFFICIENT_STORAGE"
   | "BAD_GATEWAY"
   | "INTERNAL";
 
@@ -28,6 +31,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   BAD_GATEWAY: 502,
   UNAVAILABLE: 503,
   TIMEOUT: 504,
+  INSUFFICIENT_STORAGE: 507,
 };
 
 export const REASON_OF: Record<number, string> = {
@@ -43,6 +47,7 @@ export const REASON_OF: Record<number, string> = {
   502: "Bad Gateway",
   503: "Service Unavailable",
   504: "Gateway Timeout",
+  507: "Insufficient Storage",
 };
 
 export class AppError extends Error {
@@ -56,6 +61,12 @@ export class AppError extends Error {
     super(message);
     this.status = STATUS_OF[code];
   }
+}
+
+/** A failure of the data volume (full, read-only) as clients get it; null for any other error. */
+export function volumeError(e: unknown): AppError | null {
+  const f = storageFailure(e);
+  return f && new AppError(f === "full" ? "INSUFFICIENT_STORAGE" : "UNAVAILABLE", STORAGE_FAILURE_MESSAGE[f]);
 }
 
 export const badRequest = (m: string) => new AppError("BAD_REQUEST", m);

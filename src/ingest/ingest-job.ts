@@ -19,11 +19,12 @@ import type { Db } from "../store/db.ts";
 import { fromJson } from "../store/db.ts";
 import type { LanceIndex } from "../store/lance.ts";
 import { finishBatch } from "./finish-batch.ts";
-import { endJob, failDocument, isCurrent, loadDoc, setStage, unclaim, type DocRow, type JobRow } from "./job-store.ts";
+import { endJob, failDocument, isCurrent, loadDoc, setStage, unclaim, type DocRow, type JobRow, type Stage } from "./job-store.ts";
+import { storageFailure } from "../store/storage-errors.ts";
 import { mediaType } from "./formats.ts";
 import { IngestFailure, type ParsedDocument } from "./parsed.ts";
 import { assembleEnriched, offloadPlan, offloadsAny, type Enriched, type EnrichedWire } from "./enrich.ts";
-import { WorkerAborted, WorkerExited, type WorkerPool } from "./pool.ts";
+import { WorkerAborted, WorkerCrash, WorkerExited, type WorkerPool } from "./pool.ts";
 
 export interface IngestDeps {
   db: Db;
@@ -36,7 +37,8 @@ export interface IngestDeps {
   maxAttempts: number;
 }
 
-export type JobOutcome = "ready" | "failed" | "discarded" | "requeued";
+/** `deferred`: requeued, attempt unspent, because the data volume is full or read-only (not the document's fault). */
+export type JobOutcome = "ready" | "failed" | "discarded" | "requeued" | "deferred";
 
 export interface JobResult {
   outcome: JobOutcome;
@@ -88,13 +90,25 @@ export async function parseJob(d: IngestDeps, job: JobRow): Promise<ParsedJob | 
         small,
         onMessage: (m) => {
           if (m.type === "vectors") parts.push(m.data);
-          else if (m.type === "stage" && m.stage !== "converting") setStage(d.db, job, m.stage, m.done ?? 0, m.total ?? 1);
+          else if (m.type === "stage" && m.stage !== "converting") progress(d, job, m.stage, m.done ?? 0, m.total ?? 1);
         },
       },
     )) as ParsedDocument & { enriched?: EnrichedWire };
     return { job, doc, parsed, enriched: enriched && assembleEnriched(enriched, parts) };
   } catch (e) {
     return { outcome: await onError(d, job, e) };
+  }
+}
+
+/**
+ * Progress is advisory: a write that fails (a full disk) must not fail the parse it reports on,
+ * and it runs in the worker's IPC callback, where a throw would end the server process.
+ */
+function progress(d: IngestDeps, job: JobRow, stage: Stage, done: number, total: number) {
+  try {
+    setStage(d.db, job, stage, done, total);
+  } catch {
+    // The job's end is recorded (or recovered) separately.
   }
 }
 
@@ -116,6 +130,14 @@ export async function onError(d: IngestDeps, job: JobRow, e: unknown): Promise<J
   if (e instanceof IngestFailure) {
     await dropOwnVectors(d, job);
     return failDocument(d.db, job, e.message, d.now()) ? "failed" : "discarded";
+  }
+  if (!(e instanceof WorkerCrash) && storageFailure(e)) {
+    // The disk is full or read-only: the document did nothing wrong. The scheduler pauses and
+    // retries once space is back, without spending an attempt. (Workers write nothing to the
+    // data volume, and their messages may quote the document: those are never taken for this.)
+    await dropOwnVectors(d, job);
+    unclaim(d.db, [job]);
+    return "deferred";
   }
   if (e instanceof WorkerAborted) {
     // Queued behind another document that stopped the worker: this attempt never started.

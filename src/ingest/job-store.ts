@@ -172,10 +172,15 @@ export function loadConverted(db: Db, orgId: string, docId: string, generation: 
   ).get(docId, orgId, generation)?.markdown ?? null;
 }
 
-/** Crash recovery at start: interrupted jobs go back to the queue; orphan PROCESSING docs get a job. */
-export function recoverJobs(db: Db, now: number): { requeued: number; enqueued: number } {
+/**
+ * Crash recovery: interrupted jobs go back to the queue; orphan PROCESSING docs get a job. At
+ * start nothing runs; later (after a job's end could not be recorded, see scheduler.ts) the
+ * documents this process is still working on are `busy` and left alone.
+ */
+export function recoverJobs(db: Db, now: number, busy: Iterable<string> = []): { requeued: number; enqueued: number } {
   return db.transaction(() => {
-    const requeued = sql(db, "UPDATE jobs SET state = 'queued' WHERE state = 'running'").run().changes;
+    const requeued = sql(db, "UPDATE jobs SET state = 'queued' WHERE state = 'running' AND document_id NOT IN (SELECT value FROM json_each(?))")
+      .run(JSON.stringify([...busy])).changes;
     const enqueued = sql(db,
       `INSERT INTO jobs (org_id, document_id, generation, state, attempts, created_at)
        SELECT d.org_id, d.id, d.generation, 'queued', 0, ? FROM documents d

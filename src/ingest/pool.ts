@@ -204,7 +204,14 @@ export class WorkerPool {
   private onMessage(slot: Slot, m: Exclude<WorkerMessage, { type: "ready" }>) {
     const head = slot.inflight[0];
     if (!head || m.id !== head.id) return;
-    if (m.type !== "done" && m.type !== "error") return head.onMessage?.(m);
+    if (m.type !== "done" && m.type !== "error") {
+      try {
+        head.onMessage?.(m);
+      } catch {
+        // A listener's failure is its own: thrown here, inside Bun's IPC callback, it would end the server.
+      }
+      return;
+    }
     clearTimeout(head.timer);
     slot.inflight.shift();
     if (m.type === "done") head.res(m.result);

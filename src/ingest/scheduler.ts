@@ -24,8 +24,14 @@ import { claimMany, failDocument, recoverJobs, unclaim, type JobRow } from "./jo
 import { planClaims } from "./claim-plan.ts";
 import { PIPELINE_DEPTH } from "./pool.ts";
 import { renderPreviews } from "./previews.ts";
+import { storageFailure } from "../store/storage-errors.ts";
 
 const POLL_MS = 50;
+/** Waits while the data volume cannot be written (see pause). */
+const PAUSE_MIN_MS = 1_000;
+const PAUSE_MAX_MS = 30_000;
+/** How soon a failed recovery is tried again. */
+const RECOVERY_RETRY_MS = 2_000;
 /** Parsed documents allowed to wait for the finisher (memory bound)... */
 export const MAX_WAITING_DOCS = 256;
 /** ...and their markdown characters. */
@@ -54,9 +60,27 @@ export interface Scheduler {
 export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
   const db: Db = d.db;
   const log: Logger = d.log;
-  const rec = recoverJobs(db, d.now());
-  if (rec.requeued || rec.enqueued) log.info("ingestion recovery", rec);
-  failExhausted(d);
+  /**
+   * Set when the end of a job could not be recorded (its job row stays `running` while nothing
+   * works on it) or recovery at start failed: the next ticks run recovery again, for the
+   * documents not in flight here, until it succeeds. Without it those documents would stay
+   * PROCESSING until a restart.
+   */
+  let unrecorded = false;
+  let nextRecovery = 0;
+  const recover = () => {
+    try {
+      const rec = recoverJobs(db, d.now(), runningDocs);
+      if (rec.requeued || rec.enqueued) log.info("ingestion recovery", rec);
+      if (!started) failExhausted(d);
+      unrecorded = false;
+    } catch (e) {
+      unrecorded = true;
+      nextRecovery = Date.now() + RECOVERY_RETRY_MS;
+      if (!storageFailure(e)) log.error("ingestion recovery failed", { error: String(e) });
+    }
+  };
+  let started = false;
 
   const runningByOrg = new Map<string, number>();
   const runningDocs = new Set<string>();
@@ -89,6 +113,21 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
   };
   let lastOrg = "";
   let closed = false;
+  recover();
+  started = true;
+
+  /**
+   * While the data volume is full or read-only nothing is claimed: each claim would fail (or its
+   * document would, through no fault of its own). Waits double from 1 s up to 30 s and reset
+   * once a document is READY again; one log line per wait.
+   */
+  let pausedUntil = 0;
+  let backoff = 0;
+  const pause = (e: unknown) => {
+    backoff = Math.min(backoff ? backoff * 2 : PAUSE_MIN_MS, PAUSE_MAX_MS);
+    pausedUntil = Date.now() + backoff;
+    log.error("ingestion paused: the data volume cannot be written", { failure: storageFailure(e), retryInMs: backoff, error: briefMessage(e) });
+  };
 
   const backlogRoom = () => waiting.length < MAX_WAITING_DOCS && waitingChars < MAX_WAITING_CHARS;
 
@@ -105,14 +144,17 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
    * while every worker still has work queued.
    */
   const tick = () => {
-    if (closed || !backlogRoom()) return;
+    if (closed || Date.now() < pausedUntil) return;
+    if (unrecorded && Date.now() >= nextRecovery) recover();
+    if (!backlogRoom()) return;
     if (parsing >= d.workers && parsing > (d.workers * PIPELINE_DEPTH) / 2) return;
     try {
       const jobs = claimMany(db, plan(), d.now());
       if (jobs.length) lastOrg = jobs[jobs.length - 1]!.org_id;
       for (const job of jobs) start(job);
     } catch (e) {
-      log.error("ingestion scheduler error", { error: String(e) });
+      if (storageFailure(e)) pause(e);
+      else log.error("ingestion scheduler error", { error: String(e) });
     }
   };
 
@@ -125,6 +167,8 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
     inFlight--;
     runningByOrg.set(job.org_id, (runningByOrg.get(job.org_id) ?? 1) - 1);
     runningDocs.delete(job.document_id);
+    if (r.outcome === "deferred" && Date.now() >= pausedUntil) pause(new Error("the data volume is full or read-only"));
+    if (r.outcome === "ready") backoff = 0;
     if (r.outcome === "ready" && r.doc?.contentType.startsWith("application/pdf") && r.doc.nbPages > 0 && !closed) {
       const p = renderPreviews(d, { orgId: job.org_id, documentId: job.document_id, generation: job.generation, blobKey: r.doc.blobKey, nbPages: r.doc.nbPages });
       previews.add(p);
@@ -178,12 +222,23 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
    * documents end FAILED with the reason instead of staying PROCESSING until the next restart.
    */
   const crashed = (jobs: JobRow[], e: unknown): JobResult[] => {
+    if (storageFailure(e)) {
+      // Not the documents' fault: back to the queue, attempt unspent, once the volume is writable.
+      if (Date.now() >= pausedUntil) pause(e);
+      try {
+        unclaim(db, jobs);
+      } catch {
+        unrecorded = true;
+      }
+      return jobs.map(() => ({ outcome: "deferred" }));
+    }
     log.error("ingestion batch crashed", { error: String((e as Error)?.stack ?? e) });
     const reason = `ingestion failed: internal error while processing the document (${briefMessage(e)})`;
     return jobs.map((job) => {
       try {
         failDocument(db, job, reason, d.now());
       } catch (f) {
+        unrecorded = true;
         log.error("could not record an ingestion failure", { documentId: job.document_id, error: String(f) });
       }
       return { outcome: "failed" };
@@ -251,8 +306,13 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
       // Killing the workers ends parsing at once; a batch past parsing finishes its commit.
       await d.pool.close();
       await Promise.allSettled([...tasks, ...previews]);
-      // Parsed documents that never reached a batch go back to the queue, attempt unspent.
-      unclaim(db, waiting.splice(0).map((w) => w.job));
+      // Parsed documents that never reached a batch go back to the queue, attempt unspent
+      // (or, if that cannot be written, to the next start's recovery).
+      try {
+        unclaim(db, waiting.splice(0).map((w) => w.job));
+      } catch (e) {
+        log.error("could not requeue parsed documents at shutdown; the next start will", { error: String(e) });
+      }
     },
   };
 }

@@ -21,7 +21,8 @@
  * With `enrich` the worker also runs the built-in models on the parsed document (enrich.ts).
  *
  * Anything a library prints goes to stdout/stderr and never mixes with the protocol. The worker
- * exits when the IPC channel closes or its parent dies, so a SIGKILLed server leaves no orphans.
+ * exits when the IPC channel closes or its parent dies, so a SIGKILLed server leaves no orphans
+ * (on Linux the kernel kills it at once, even in the middle of a parse: prctl PR_SET_PDEATHSIG).
  */
 import { readFileSync } from "node:fs";
 import { IngestFailure, parseDocument } from "./pipeline.ts";
@@ -29,6 +30,7 @@ import type { ConvertLimits } from "./convert/index.ts";
 import { briefMessage } from "./convert/errors.ts";
 import { enrich, type EnrichRequest } from "./enrich.ts";
 import { stderrLogger } from "../context.ts";
+import { dieWithParent } from "../runtime/parent-death.ts";
 
 export type WorkerRequest =
   | {
@@ -131,6 +133,9 @@ export function runWorker(): Promise<number> {
     });
     process.on("disconnect", () => resolve(0));
     const parent = process.ppid;
+    // The kernel kills a worker whose server died, even mid-parse (runtime/parent-death.ts);
+    // the poll below covers a parent that died before the request was made, and other systems.
+    dieWithParent();
     setInterval(() => {
       if (process.ppid !== parent) resolve(0);
     }, 1000).unref();

@@ -1,5 +1,5 @@
 import type { ErrorBody } from "../http/errors.ts";
-import { AppError, errorBody } from "../http/errors.ts";
+import { AppError, errorBody, volumeError } from "../http/errors.ts";
 import type { Logger } from "../context.ts";
 import type { Exchange, Prepared, QueryService } from "./query.ts";
 
@@ -46,8 +46,9 @@ export function streamExchange(queries: QueryService, prepared: Prepared, path: 
         await recheck?.();
         send("done", done);
       } catch (e) {
-        const status = e instanceof AppError ? e.status : 500;
-        const message = e instanceof AppError ? e.message : "Unexpected server error; it has been logged";
+        const known = e instanceof AppError ? e : volumeError(e);
+        const status = known ? known.status : 500;
+        const message = known ? known.message : "Unexpected server error; it has been logged";
         if (!(e instanceof AppError)) log.error("stream failed", { path, error: String((e as Error)?.stack ?? e) });
         const err: ErrorBody = errorBody(status, message, path);
         send("error", err);

@@ -1,12 +1,23 @@
 import type { Db } from "../store/db.ts";
 
 /**
- * Upload grants: one row per issued PUT URL. The storage route claims a grant atomically
- * (a single UPDATE … WHERE claimed_at IS NULL) before writing, so exactly one PUT of a URL
- * can write; a replay, a concurrent loser, or a URL whose document moved on gets 412.
- * A failed write releases its claim: nothing was written, so the URL may be retried until it
- * expires. A successful write sets completed_at and the grant is spent for good.
+ * Upload grants: one row per issued PUT URL. A PUT claims its grant before writing, so exactly
+ * one PUT of a URL writes at a time and a completed one spends it for good (completed_at): a
+ * replay, a concurrent loser, or a URL whose document moved on gets 412. A failed write releases
+ * its claim: nothing was stored, so the URL may be retried until it expires.
+ *
+ * The claim itself lives in memory (`writing`, per database): one server owns a data directory,
+ * so a write in flight is a write of this process, and a claim cannot outlive its write the way
+ * a row could when the release itself fails (a full disk refusing the UPDATE would have left the
+ * URL refused with 412, and commit waiting for an upload that was over, until a restart).
+ * claimed_at is still recorded, for diagnostics.
  */
+const writing = new WeakMap<Db, Set<string>>();
+const writingIn = (db: Db) => {
+  let w = writing.get(db);
+  if (!w) writing.set(db, (w = new Set()));
+  return w;
+};
 export interface NewGrant {
   nonce: string;
   orgId: string;
@@ -31,23 +42,35 @@ export function insertGrant(db: Db, g: NewGrant): void {
  * overwrite content that was committed or replaced since it was issued).
  */
 export function claimGrant(db: Db, nonce: string, key: string, now: number): boolean {
+  const w = writingIn(db);
+  if (w.has(nonce)) return false;
   const r = db
     .query(
       `UPDATE upload_grants SET claimed_at = ?
-       WHERE nonce = ? AND blob_key = ? AND claimed_at IS NULL AND completed_at IS NULL
+       WHERE nonce = ? AND blob_key = ? AND completed_at IS NULL
          AND EXISTS (SELECT 1 FROM documents d WHERE d.id = upload_grants.document_id AND d.org_id = upload_grants.org_id
                      AND d.deleted_at IS NULL AND d.status = 'AWAITING_UPLOAD' AND d.generation = upload_grants.generation)`,
     )
     .run(now, nonce, key);
-  return r.changes === 1;
+  if (r.changes !== 1) return false;
+  w.add(nonce); // in the same synchronous turn as the check: no other PUT can interleave
+  return true;
 }
 
+/** Ends a write that stored nothing (or whose completion could not be recorded): the URL may be retried. */
 export function releaseGrant(db: Db, nonce: string): void {
-  db.query("UPDATE upload_grants SET claimed_at = NULL WHERE nonce = ? AND completed_at IS NULL").run(nonce);
+  writingIn(db).delete(nonce);
+  try {
+    db.query("UPDATE upload_grants SET claimed_at = NULL WHERE nonce = ? AND completed_at IS NULL").run(nonce);
+  } catch {
+    // Only the diagnostic column: the claim that matters is gone from memory.
+  }
 }
 
+/** Spends the grant for good. Throws if that cannot be recorded; the caller then releases it. */
 export function completeGrant(db: Db, nonce: string, size: number, sha256: string, now: number): void {
   db.query("UPDATE upload_grants SET completed_at = ?, size = ?, sha256 = ? WHERE nonce = ?").run(now, size, sha256, nonce);
+  writingIn(db).delete(nonce);
 }
 
 /**
@@ -65,12 +88,15 @@ export function uploadedObject(db: Db, orgId: string, documentId: string, genera
 
 /** True while a PUT to the document's current generation is being written. */
 export function uploadInProgress(db: Db, orgId: string, documentId: string, generation: number): boolean {
-  return !!db
-    .query(
-      `SELECT 1 FROM upload_grants WHERE org_id = ? AND document_id = ? AND generation = ?
-       AND claimed_at IS NOT NULL AND completed_at IS NULL LIMIT 1`,
+  const w = writingIn(db);
+  if (!w.size) return false;
+  return db
+    .query<{ nonce: string }, [string, string, number]>(
+      `SELECT nonce FROM upload_grants WHERE org_id = ? AND document_id = ? AND generation = ?
+       AND claimed_at IS NOT NULL AND completed_at IS NULL`,
     )
-    .get(orgId, documentId, generation);
+    .all(orgId, documentId, generation)
+    .some((g) => w.has(g.nonce));
 }
 
 /** Unused URLs of a document stop working (deletion). */
@@ -79,9 +105,14 @@ export function revokeGrants(db: Db, orgId: string, documentId: string): void {
 }
 
 /**
- * At start no write can be in flight (one server per data directory), so claims left by a
- * crash are released; their temporary files never became objects.
+ * At start no write can be in flight (one server per data directory): claims left by a crash
+ * are cleared from the diagnostic column (they bind nothing: claims live in memory). Best effort,
+ * so that a server can start on a full or read-only disk and serve reads.
  */
 export function releaseStaleClaims(db: Db): number {
-  return db.query("UPDATE upload_grants SET claimed_at = NULL WHERE claimed_at IS NOT NULL AND completed_at IS NULL").run().changes;
+  try {
+    return db.query("UPDATE upload_grants SET claimed_at = NULL WHERE claimed_at IS NOT NULL AND completed_at IS NULL").run().changes;
+  } catch {
+    return 0;
+  }
 }

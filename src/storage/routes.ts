@@ -4,6 +4,7 @@ import type { AppContext } from "../context.ts";
 import { FsBlobStore } from "../store/fs-blob.ts";
 import { claimGrant, completeGrant, releaseGrant, releaseStaleClaims } from "./grants.ts";
 import { storageError } from "./s3-error.ts";
+import { storageFailure, STORAGE_FAILURE_MESSAGE } from "../store/storage-errors.ts";
 import { STORAGE_PREFIX, verify } from "./sign.ts";
 import { TooLarge, writeUpload } from "./write.ts";
 
@@ -24,6 +25,15 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
   const keyOf = (request: Request) => {
     const u = new URL(request.url);
     return { key: u.pathname.slice(STORAGE_PREFIX.length), query: u.searchParams };
+  };
+
+  /** A write the server could not complete: 507 (MinIO's answer) when the disk is full, else 500. */
+  const failed = (request: Request, key: string, e: unknown) => {
+    const volume = storageFailure(e);
+    ctx.log.error("upload failed", { key, error: String((volume ? (e as Error)?.message : (e as Error)?.stack) ?? e) });
+    if (volume === "full") return storageError(request, 507, "StorageFull", STORAGE_FAILURE_MESSAGE.full, key);
+    if (volume === "readonly") return storageError(request, 503, "ServiceUnavailable", STORAGE_FAILURE_MESSAGE.readonly, key);
+    return storageError(request, 500, "InternalError", "The upload could not be stored", key);
   };
 
   return new Elysia({ detail: { tags: ["Storage"] } })
@@ -47,7 +57,13 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         } catch {
           return storageError(request, 400, "InvalidArgument", "Invalid object key", key);
         }
-        if (!claimGrant(ctx.db, nonce, key, ctx.clock.now())) {
+        let claimedGrant: boolean;
+        try {
+          claimedGrant = claimGrant(ctx.db, nonce, key, ctx.clock.now());
+        } catch (e) {
+          return failed(request, key, e); // nothing claimed, nothing written: the URL stays usable
+        }
+        if (!claimedGrant) {
           return storageError(request, 412, "PreconditionFailed", "This upload URL was already used, is in use, or no longer matches the document", key);
         }
         const claimed = performance.now();
@@ -63,11 +79,12 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
           const headers = { etag: `"${hex}"`, "x-amz-checksum-sha256": sha256.toString("base64"), "server-timing": phases.join(", ") };
           return new Response(null, { status: 200, headers });
         } catch (e) {
-          releaseGrant(ctx.db, nonce); // nothing was written: the URL may be retried until it expires
+          // Nothing was stored, or it was but could not be recorded (its next PUT overwrites it):
+          // the URL may be retried until it expires.
+          releaseGrant(ctx.db, nonce);
           if (e instanceof TooLarge) return storageError(request, 413, "EntityTooLarge", e.message, key);
           if (request.signal.aborted) return storageError(request, 400, "InvalidArgument", "The upload was interrupted", key);
-          ctx.log.error("upload failed", { key, error: String((e as Error)?.stack ?? e) });
-          return storageError(request, 500, "InternalError", "The upload could not be stored", key);
+          return failed(request, key, e);
         }
       },
       // parse "none": the handler streams the body itself; no parse hook of a sibling route group may read it first.

@@ -10,9 +10,11 @@ export type StorageErrorCode =
   | "EntityTooLarge"
   | "NoSuchKey"
   | "InvalidArgument"
-  | "InternalError";
+  | "InternalError"
+  | "ServiceUnavailable"
+  | "StorageFull";
 
-const REASON: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 412: "Precondition Failed", 413: "Payload Too Large", 500: "Internal Server Error" };
+const REASON: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 412: "Precondition Failed", 413: "Payload Too Large", 500: "Internal Server Error", 503: "Service Unavailable", 507: "Insufficient Storage" };
 
 const xmlEscape = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -12,6 +12,7 @@ test("briefMessage keeps the first line, shortened", () => {
   expect(briefMessage(new Error("bad thing\n@#[line:1]\n  at x"))).toBe("bad thing");
   expect(briefMessage(new TypeError(""))).toBe("TypeError");
   expect(briefMessage("plain string")).toBe("plain string");
+  expect(briefMessage(new Error("lance error: Invalid input, bad schema, /usr/local/cargo/registry/src/index/lance-0.1/src/x.rs:188:9"))).toBe("lance error: Invalid input, bad schema");
   const long = briefMessage(new Error("y".repeat(1000)));
   expect(long.length).toBe(200);
   expect(long.endsWith("…")).toBe(true);

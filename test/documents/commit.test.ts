@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { FsBlobStore } from "../../src/store/fs-blob.ts";
 import { corpus, initOk, put, sql, upload } from "./helpers.ts";
@@ -117,15 +118,26 @@ describe("POST /v1/doc/{id}/commit", () => {
     expect(f.body.message).toContain("bad chunk key");
   });
 
-  test("an upload still being written → 409, nothing changes", async () => {
+  test("an upload still being written → 409, nothing changes; once the PUT has answered, commit goes on", async () => {
     const i = await initOk(a, { corpusId });
-    const nonce = new URL(i.uploadUrl).searchParams.get("X-Kbqa-Nonce")!;
-    // Simulate a PUT in flight: its claim is taken, not completed.
-    sql(k, "UPDATE upload_grants SET claimed_at = 1 WHERE nonce = ?", nonce);
+    // A real PUT in flight: the request line, headers and half the declared body, the rest held back.
+    const text = `slow upload ${unique()}`;
+    const u = new URL(i.uploadUrl);
+    const socket = connect(Number(u.port), u.hostname);
+    let reply = "";
+    socket.setEncoding("latin1").on("data", (d) => (reply += d));
+    socket.write(`PUT ${u.pathname}${u.search} HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: text/plain\r\ncontent-length: ${text.length}\r\n\r\n${text.slice(0, 10)}`);
+    await waitFor(() => sql<{ claimed_at: number | null }>(k, "SELECT claimed_at FROM upload_grants WHERE document_id = ?", i.document.id)[0]?.claimed_at != null, "the PUT to claim its URL");
     const r = await a.api("POST", `/v1/doc/${i.document.id}/commit`);
     expect(r.status).toBe(409);
     expect(r.body.message).toContain("being written");
     expect((await a.api("GET", `/v1/doc/${i.document.id}`)).body.status).toBe("AWAITING_UPLOAD");
+
+    socket.write(text.slice(10));
+    await waitFor(() => reply.includes("\r\n\r\n"), "the PUT's answer");
+    socket.destroy();
+    expect(reply).toStartWith("HTTP/1.1 200");
+    expect((await a.api("POST", `/v1/doc/${i.document.id}/commit`)).status).toBe(202);
   });
 
   test("another organization's document → 404, untouched", async () => {

@@ -14,6 +14,7 @@ const MAX_LIBRARY_MESSAGE = 200;
  */
 export function briefMessage(err: unknown): string {
   const raw = err instanceof Error ? err.message : String(err);
-  const line = raw.split("\n", 1)[0]!.trim() || (err as Error)?.name || "unknown error";
+  // Native libraries (LanceDB) append the Rust source position of the error: "…, /usr/local/cargo/…/x.rs:188:9".
+  const line = raw.split("\n", 1)[0]!.replace(/,?\s*\/\S*\.rs:\d+:\d+/g, "").trim() || (err as Error)?.name || "unknown error";
   return line.length > MAX_LIBRARY_MESSAGE ? line.slice(0, MAX_LIBRARY_MESSAGE - 1) + "…" : line;
 }
