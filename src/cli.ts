@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { ConfigError, FIELDS, loadConfig, type Config } from "./config.ts";
 import { openDb } from "./store/db.ts";
 import { diagnoseStorage } from "./store/storage-errors.ts";
+import { DataDirInUse } from "./store/data-lock.ts";
 import { createOrg, listOrgs, orgExists } from "./auth/orgs.ts";
 import { addKey, deleteKey, KeyError, listKeys, setKeyActive } from "./auth/keys.ts";
 import { EXTRA_COMMANDS } from "./cli-extra.ts";
@@ -240,6 +241,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await cmd.run(rest, parsed.flags, config);
   } catch (e) {
+    if (e instanceof DataDirInUse) {
+      console.error(`kbqa ${name}: ${e.message}`);
+      return 1;
+    }
     if (e instanceof UsageError) {
       console.error(`kbqa ${name}: ${e.message}\n\nUsage: kbqa ${cmd.usage}`);
       return 2;

@@ -2,6 +2,7 @@ import "./http/typebox-setup.ts"; // first: schema modules below depend on it
 import type { Config } from "./config.ts";
 import { stderrLogger, type AppContext } from "./context.ts";
 import { openDb } from "./store/db.ts";
+import { lockDataDir } from "./store/data-lock.ts";
 import { systemClock, type Clock } from "./store/time.ts";
 import { buildApp, buildServices } from "./http/app.ts";
 import { createModelRegistry } from "./models/registry.ts";
@@ -21,7 +22,14 @@ export interface Running {
 
 /** Opens the stores, builds the app and listens. stop() drains in-flight requests, then closes everything. */
 export async function startServer(config: Config, clock: Clock = systemClock): Promise<Running> {
-  const db = openDb(config.dataDir);
+  const lock = lockDataDir(config.dataDir);
+  let db: ReturnType<typeof openDb>;
+  try {
+    db = openDb(config.dataDir);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
   const closers: (() => unknown)[] = [];
   const models = await createModelRegistry({
     modelsDir: config.modelsDir,
@@ -72,6 +80,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
           }
         }
         db.close();
+        lock.release();
       })();
       return stopping;
     },
