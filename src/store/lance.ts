@@ -112,7 +112,7 @@ export async function dropLanceTable(dir: string, name: string): Promise<void> {
  */
 export async function openLanceIndex(dir: string, embedderId: string, requestedDims: number, tableName = tableNameFor(embedderId)): Promise<LanceIndex> {
   const conn = await lancedb.connect(dir);
-  const table = (await conn.tableNames()).includes(tableName)
+  let table = (await conn.tableNames()).includes(tableName)
     ? await conn.openTable(tableName)
     : await conn.createEmptyTable(tableName, chunkSchema(requestedDims), { existOk: true });
   const vectorType = (await table.schema()).fields.find((f) => f.name === "vector")?.type;
@@ -177,6 +177,42 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     if (scan && !scan.upsert(records)) scan = undefined; // grew past its memory cap: LanceDB answers alone
   };
 
+  /**
+   * LanceDB 0.39 keeps, in the handle that ran optimize(), two descriptors on the replaced FTS
+   * index files and a copy of that index in memory, until the handle is closed (measured: +2
+   * descriptors per optimize, +57 MB per 100 optimizes, files already deleted by version cleanup
+   * held open; a server ingesting steadily would run out of descriptors after some 10,000
+   * documents). So after each optimize the table is opened afresh on a new connection. Writes
+   * and optimize() run in the queue and always use the newest handle; reads outside it
+   * (`reading`) count themselves on the handle they started with, which is closed when the
+   * last of them ends.
+   */
+  type Handle = { table: lancedb.Table; conn: lancedb.Connection; readers: number; retired: boolean };
+  let current: Handle = { table, conn, readers: 0, retired: false };
+  const retire = (h: Handle) => {
+    h.retired = true;
+    if (h.readers) return;
+    h.table.close();
+    h.conn.close();
+  };
+  const reading = async <T>(fn: (t: lancedb.Table) => Promise<T>): Promise<T> => {
+    const h = current;
+    h.readers++;
+    try {
+      return await fn(h.table);
+    } finally {
+      if (--h.readers === 0 && h.retired) retire(h);
+    }
+  };
+  const reopen = async () => {
+    const freshConn = await lancedb.connect(dir);
+    const fresh = await freshConn.openTable(tableName);
+    const old = current;
+    current = { table: fresh, conn: freshConn, readers: 0, retired: false };
+    table = fresh;
+    retire(old);
+  };
+
   /** Rows were added that the FTS index has not folded in yet. */
   let textLag = hasFts && (await unindexedText()) > 0;
   const optimizeNow = async () => {
@@ -190,6 +226,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       textLag ||= lagged;
       throw e;
     }
+    if (!closed) await reopen();
   };
   /** One refresh for every search waiting on it; a failed refresh leaves the search to the flat scan. */
   let refreshing: Promise<void> | undefined;
@@ -219,18 +256,18 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     });
     if (hasAnn) return true;
     if (rows < minRows || closed) return false;
-    annBuild = (async () => {
+    annBuild = reading(async (built) => {
       // k-means refuses more partitions than the data has clusters: halve and retry.
       for (let parts = annPartitions(rows, kind); ; parts = Math.floor(parts / 2)) {
         try {
-          await table.createIndex("vector", { config: annIndex(kind, parts, dims) });
+          await built.createIndex("vector", { config: annIndex(kind, parts, dims) });
           annParts = parts;
           return (hasAnn = true);
         } catch (e) {
           if (parts <= 2 || !/partitions|clusters/i.test(String(e))) throw e;
         }
       }
-    })().finally(() => (annBuild = undefined));
+    }).finally(() => (annBuild = undefined));
     return annBuild;
   };
 
@@ -335,41 +372,40 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     },
     async countDocument(orgId, documentId, generation) {
       const gen = generation === undefined ? "" : ` AND generation = ${Math.trunc(generation)}`;
-      return table.countRows(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`);
+      const where = `orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`;
+      return reading((t) => t.countRows(where));
     },
-    count: () => table.countRows(),
-    async texts(chunkIds) {
+    count: () => reading((t) => t.countRows()),
+    texts: (chunkIds) => reading(async (t) => {
       const out = new Map<string, string>();
       for (const ids of slices(chunkIds)) {
-        const rs = await table.query().where(`chunkId IN (${inList(ids)})`).select(["chunkId", "text"]).limit(ids.length * 4).toArray();
+        const rs = await t.query().where(`chunkId IN (${inList(ids)})`).select(["chunkId", "text"]).limit(ids.length * 4).toArray();
         for (const r of rs) out.set(String(r.chunkId), String(r.text));
       }
       return out;
-    },
+    }),
     async searchVector(orgId, corpusIds, vector, limit, opts: VectorSearchOptions = {}) {
       if (!corpusIds.length || limit <= 0) return [];
       const where = scope(orgId, corpusIds); // validates the ids on both paths
       if (scan && !opts.exact && !opts.ann) return scan.search(orgId, corpusIds, vector, limit);
-      let q = table.vectorSearch(Array.from(vector)).distanceType("cosine").where(where);
-      if (opts.exact) q = q.bypassVectorIndex();
-      else if (hasAnn) {
-        const ann = { ...ANN_SEARCH, ...opts.ann };
-        q = q.nprobes(Math.max(1, Math.ceil(ann.probeFraction * annParts)));
-        if (ann.refineFactor > 0) q = q.refineFactor(ann.refineFactor);
-      }
-      const rs = await q.select(["chunkId", "documentId", "corpusId", "_distance"]).limit(limit).toArray();
+      const rs = await reading((t) => {
+        let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").where(where);
+        if (opts.exact) q = q.bypassVectorIndex();
+        else if (hasAnn) {
+          const ann = { ...ANN_SEARCH, ...opts.ann };
+          q = q.nprobes(Math.max(1, Math.ceil(ann.probeFraction * annParts)));
+          if (ann.refineFactor > 0) q = q.refineFactor(ann.refineFactor);
+        }
+        return q.select(["chunkId", "documentId", "corpusId", "_distance"]).limit(limit).toArray();
+      });
       return hits(rs, (r) => 1 - Number(r._distance));
     },
     async searchText(orgId, corpusIds, query, limit) {
       if (!corpusIds.length || limit <= 0 || !query.trim() || !hasFts) return [];
-      if (textLag && (approxRows ??= await table.countRows()) <= FTS_SYNC_MAX_ROWS) await refreshText();
-      const rs = await table
-        .query()
-        .fullTextSearch(query, { columns: ["text"] })
-        .where(scope(orgId, corpusIds))
-        .select(["chunkId", "documentId", "corpusId", "_score"])
-        .limit(limit)
-        .toArray();
+      if (textLag && (approxRows ??= await reading((t) => t.countRows())) <= FTS_SYNC_MAX_ROWS) await refreshText();
+      const where = scope(orgId, corpusIds);
+      const rs = await reading((t) =>
+        t.query().fullTextSearch(query, { columns: ["text"] }).where(where).select(["chunkId", "documentId", "corpusId", "_score"]).limit(limit).toArray());
       return hits(rs, (r) => Number(r._score));
     },
     optimize: () => serial(async () => {
@@ -388,8 +424,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       await queue;
       scan = undefined;
       await annBuild?.catch(() => {});
-      table.close();
-      conn.close();
+      retire(current);
     },
   };
 }
