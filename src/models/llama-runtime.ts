@@ -26,6 +26,10 @@ export interface GenerateRequest {
 
 export interface GenerateResult { text: string; promptTokens: number; completionTokens: number }
 
+const DEFAULT_REPLY_TOKENS = 512;
+/** Tokens the chat template adds around the messages (role markers, separators), generously. */
+const PROMPT_OVERHEAD = 64;
+
 let llamaPromise: Promise<Llama> | undefined;
 
 /** One native runtime per process; models and contexts are per GGUF model. */
@@ -70,13 +74,52 @@ export class GgufModel {
     return model.tokenize(text).length;
   }
 
-  async generate(req: GenerateRequest): Promise<GenerateResult> {
+  /** Tokens of the reply a generation leaves room for: 512, or a quarter of a smaller context. */
+  async replyTokens(wanted = DEFAULT_REPLY_TOKENS): Promise<number> {
+    const { trainCtx } = await this.load();
+    return Math.max(1, Math.min(wanted, Math.floor(trainCtx / 4)));
+  }
+
+  /** Tokens left for the user message once the system prompt, the history and the reply are in the model's context. */
+  async userRoom(system: string, history: GenerateRequest["history"], replyTokens: number): Promise<number> {
+    const { model, trainCtx } = await this.load();
+    return trainCtx - replyTokens - PROMPT_OVERHEAD - model.tokenize([system, ...history.map((h) => h.content)].join("\n")).length;
+  }
+
+  /** The first `tokens` tokens of `text` (all of it when it is that short). */
+  async cut(text: string, tokens: number): Promise<string> {
+    const { model } = await this.load();
+    const t = model.tokenize(text);
+    return t.length <= tokens ? text : model.detokenize(t.slice(0, Math.max(0, tokens)));
+  }
+
+  /**
+   * A prompt longer than the model's context made node-llama-cpp shift the context over and over
+   * before the first token (seconds even on a tiny model, and no abort heard meanwhile) and then
+   * answer from a truncated prompt of its choosing. Callers fit their input (the answerer keeps the
+   * best passages that fit: local.ts); what still does not fit loses its oldest history turns,
+   * then the end of the user message.
+   */
+  private async fitted(req: GenerateRequest, replyTokens: number): Promise<GenerateRequest> {
+    const history = [...req.history];
+    let room = await this.userRoom(req.system, history, replyTokens);
+    const { model } = await this.load();
+    const need = model.tokenize(req.user).length;
+    while (need > room && history.length) {
+      history.shift();
+      room = await this.userRoom(req.system, history, replyTokens);
+    }
+    return need <= room ? { ...req, history } : { ...req, history, user: await this.cut(req.user, room) };
+  }
+
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
     const { LlamaChatSession } = await import("node-llama-cpp");
     const { model, wrapper, trainCtx } = await this.load();
+    const maxTokens = await this.replyTokens(request.maxTokens);
+    const req = await this.fitted(request, maxTokens);
     const release = await this.slots.acquire(req.signal);
     try {
-      const maxTokens = req.maxTokens ?? 512;
-      const estimate = model.tokenize([req.system, ...req.history.map((h) => h.content), req.user].join("\n")).length + 64;
+      const estimate = model.tokenize([req.system, ...req.history.map((h) => h.content), req.user].join("\n")).length + PROMPT_OVERHEAD;
       const contextSize = contextBucket(estimate + maxTokens, trainCtx);
       const slot = await this.takeContext(model, contextSize);
       let reusable = false;

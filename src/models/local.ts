@@ -3,7 +3,7 @@
 import { approxTokenCount } from "./builtin-tokens.ts";
 import { createLocalCrossEncoder, createLocalEmbedder } from "./local-embed.ts";
 import { GgufModel } from "./llama-runtime.ts";
-import { answerSystemPrompt, answerUserPrompt, parseCitations, parseRelevance, rerankPrompt, saidNotFound, summarySystemPrompt } from "./prompt.ts";
+import { answerSystemPrompt, answerUserPrompt, fitPassages, parseCitations, parseRelevance, rerankPrompt, saidNotFound, summarySystemPrompt } from "./prompt.ts";
 import type { ModelsConfig } from "./registry.ts";
 import type { ScannedModel } from "./scan.ts";
 import type { Answerer, Embedder, Reranker, Summariser, TokenCounter } from "./types.ts";
@@ -43,18 +43,31 @@ export function createLocalBackends(cfg: ModelsConfig, _models: ScannedModel[]):
       return {
         id: m.id,
         async answer(req) {
+          // The prompt is fitted to the model's context here, where passages are known: the best
+          // ones that fit, after dropping the oldest turns of a history that leaves them less
+          // than half the room.
+          const system = answerSystemPrompt(req);
+          const reply = await g.replyTokens(req.maxTokens);
+          const history = [...req.history];
+          const full = await g.userRoom(system, [], reply);
+          let room = await g.userRoom(system, history, reply);
+          while (room < full / 2 && history.length) {
+            history.shift();
+            room = await g.userRoom(system, history, reply);
+          }
+          const passages = await fitPassages(req, room, (t) => g.countTokens(t), (t, n) => g.cut(t, n));
           const r = await g.generate({
-            system: answerSystemPrompt(req),
-            history: req.history,
-            user: answerUserPrompt(req),
+            system,
+            history,
+            user: answerUserPrompt({ ...req, passages }),
             temperature: req.temperature,
             thinking: req.thinking,
-            maxTokens: req.maxTokens,
+            maxTokens: reply,
             signal: req.signal,
             onToken: req.onToken,
           });
           const answered = !saidNotFound(r.text, req.lang);
-          return { ...r, model: m.id, answered, cited: answered ? parseCitations(r.text, req.passages) : [] };
+          return { ...r, model: m.id, answered, cited: answered ? parseCitations(r.text, passages) : [], shown: passages.length };
         },
       };
     },

@@ -27,6 +27,33 @@ export function answerUserPrompt(req: AnswerRequest): string {
   return `Passages:\n\n${formatPassages(req.passages)}\n\nQuestion: ${req.question.trim()}`;
 }
 
+/** A passage cut shorter than this many tokens to fit is left out instead: a fragment that small rarely answers anything. */
+const MIN_PASSAGE_TOKENS = 48;
+
+/**
+ * The passages, best first, that fit in `room` tokens of user message with the question around
+ * them: whole ones while they fit, then the next one cut to the room left (its refs keep their
+ * numbers, so citations of a shortened list still point at the right chunks).
+ */
+export async function fitPassages(
+  req: AnswerRequest, room: number, count: (text: string) => Promise<number>, cut: (text: string, tokens: number) => Promise<string>,
+): Promise<Passage[]> {
+  let left = room - (await count(answerUserPrompt({ ...req, passages: [] })));
+  const kept: Passage[] = [];
+  for (const p of req.passages) {
+    const whole = (await count(formatPassages([p]))) + 2; // and the blank line before the next one
+    if (whole <= left) {
+      kept.push(p);
+      left -= whole;
+      continue;
+    }
+    const head = (await count(formatPassages([{ ...p, text: "" }]))) + 2;
+    if (left - head >= MIN_PASSAGE_TOKENS) kept.push({ ...p, text: await cut(p.text, left - head) });
+    break;
+  }
+  return kept;
+}
+
 /** Refs cited as [n] or [n, m] in the text, restricted to refs that exist, in first-cited order. */
 export function parseCitations(text: string, passages: Passage[]): number[] {
   const valid = new Set(passages.map((p) => p.ref));

@@ -52,6 +52,8 @@ export interface AnswerResult {
   completionTokens: number;
   model: string;
   answered: boolean; // false when it said the passages do not answer
+  /** How many of the passages, best first, the model was shown when not all fitted in its context (absent: all). */
+  shown?: number;
 }
 
 export interface Answerer {

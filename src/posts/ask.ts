@@ -12,7 +12,7 @@ export async function askQuestion(
   queries: QueryService, log: Logger, principal: Principal, input: QueryInput, request: Request, path: string, recheck: () => Promise<void>,
 ) {
   const prepared = await queries.prepare(principal, input);
-  if (wantsStream(request.headers.get("accept"))) return streamExchange(queries, prepared, path, log, recheck);
+  if (wantsStream(request.headers.get("accept"))) return streamExchange(queries, prepared, path, log, recheck, request.signal);
   const exchange = await queries.run(prepared, { signal: request.signal });
   await recheck();
   return exchange;

@@ -149,7 +149,8 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
         throw modelError(e);
       }
 
-      const refs = citedRefs(result.cited, result.answered, chunks.length);
+      // An answer without markers stands on every passage the model was shown (not on those left out to fit its context).
+      const refs = citedRefs(result.cited, result.answered, Math.min(chunks.length, result.shown ?? chunks.length));
       const cited = refs.map((ref) => ({ ...chunks[ref - 1]!, ref }));
       const now = Math.max(clock.now(), queryRow.created_at);
       const answerRow = db.transaction(() => {

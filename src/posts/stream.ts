@@ -19,8 +19,16 @@ const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.s
  * RECHECK_MS) and before `done`: once revoked, generation stops and the stream ends with a 403
  * `error` frame (spec, Authentication rule 4).
  */
-export function streamExchange(queries: QueryService, prepared: Prepared, path: string, log: Logger, recheck?: () => Promise<void>): Response {
-  const gone = new AbortController(); // the client went away
+export function streamExchange(
+  queries: QueryService, prepared: Prepared, path: string, log: Logger, recheck?: () => Promise<void>, clientSignal?: AbortSignal,
+): Response {
+  // The client went away: the stream is cancelled once bytes were sent, but before the first token
+  // only the request's own signal tells (the model may still be reading the prompt).
+  const gone = new AbortController();
+  if (clientSignal) {
+    if (clientSignal.aborted) gone.abort();
+    else clientSignal.addEventListener("abort", () => gone.abort(), { once: true });
+  }
   const revoked = new AbortController();
   let refusal: unknown = null;
   let checked = Date.now();
