@@ -2,6 +2,7 @@ import "./typebox-setup.ts";
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import { cors } from "./cors.ts";
+import { invalidHost } from "./host.ts";
 import { DOCS_ASSETS, docsAssets } from "./docs-assets.ts";
 import type { AppContext } from "../context.ts";
 import { errorHandler } from "./error-handler.ts";
@@ -40,7 +41,7 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
     // the authenticated GET's throughput in bench-auth).
     .onRequest(({ request, set }) => {
       onEachRequest?.();
-      return allowOrigin(request, set);
+      return invalidHost(request) ?? allowOrigin(request, set);
     })
     .use(
       openapi({
