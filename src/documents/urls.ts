@@ -24,7 +24,7 @@ export interface PreviewUrls {
 /** A short-lived GET URL for the original file, served with the document's content type. */
 export async function downloadUrl(blobs: BlobStore, sign: Presigner, r: DocRow, now: number, origin: string): Promise<DownloadUrl> {
   if (!(await blobs.stat(r.blob_key))) throw conflict("Nothing has been uploaded for this document yet");
-  const u = sign.get(r.blob_key, r.content_type, now);
+  const u = sign.get(r.blob_key, r.content_type, now, r.generation);
   return { documentId: r.id, filename: r.filename, contentType: r.content_type, url: origin + u.path, expiresAt: new Date(u.expiresAt).toISOString() };
 }
 
@@ -55,7 +55,7 @@ export function previewUrls(sign: Presigner, r: DocRow, pages: number[], now: nu
   let expiresAt = 0;
   const items = pages.flatMap((page) =>
     PREVIEW_SIZES.map((size) => {
-      const u = sign.get(previewKey(r.org_id, r.id, r.generation, page, size), "image/png", now);
+      const u = sign.get(previewKey(r.org_id, r.id, r.generation, page, size), "image/png", now, r.generation);
       expiresAt = u.expiresAt;
       return { page, size, url: origin + u.path };
     }),

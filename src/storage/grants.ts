@@ -116,3 +116,17 @@ export function releaseStaleClaims(db: Db): number {
     return 0;
   }
 }
+
+/**
+ * The live document an object key belongs to (`orgs/<org>/docs/<doc>/…`), with its current
+ * generation and filename; null when the key names none or the document was deleted.
+ */
+export function keyDocument(db: Db, key: string): { generation: number; filename: string } | null {
+  const m = /^orgs\/([0-9a-f-]{36})\/docs\/([0-9a-f-]{36})\//.exec(key);
+  if (!m) return null;
+  return db
+    .query<{ generation: number; filename: string }, [string, string]>(
+      "SELECT generation, filename FROM documents WHERE org_id = ? AND id = ? AND deleted_at IS NULL",
+    )
+    .get(m[1]!, m[2]!);
+}

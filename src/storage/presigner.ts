@@ -4,8 +4,8 @@ import { presignedPath, type Grant } from "./sign.ts";
 export interface Presigner {
   /** Single-use upload URL (nonce recorded by the caller in upload_grants). */
   put(key: string, contentType: string, nonce: string, nowMs: number): { path: string; expiresAt: number };
-  /** Short-lived download URL serving the object as `contentType`. */
-  get(key: string, contentType: string, nowMs: number): { path: string; expiresAt: number };
+  /** Short-lived download URL serving the object as `contentType` while the document is live and of `generation`. */
+  get(key: string, contentType: string, nowMs: number, generation: number): { path: string; expiresAt: number };
 }
 
 export function presigner(secret: Buffer, uploadTtlS: number, downloadTtlS: number): Presigner {
@@ -15,6 +15,6 @@ export function presigner(secret: Buffer, uploadTtlS: number, downloadTtlS: numb
   };
   return {
     put: (key, contentType, nonce, nowMs) => make({ method: "PUT", key, contentType, nonce }, nowMs, uploadTtlS),
-    get: (key, contentType, nowMs) => make({ method: "GET", key, contentType }, nowMs, downloadTtlS),
+    get: (key, contentType, nowMs, generation) => make({ method: "GET", key, contentType, generation }, nowMs, downloadTtlS),
   };
 }

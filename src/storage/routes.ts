@@ -2,11 +2,31 @@ import { Elysia } from "elysia";
 import { existsSync } from "node:fs";
 import type { AppContext } from "../context.ts";
 import { FsBlobStore } from "../store/fs-blob.ts";
-import { claimGrant, completeGrant, releaseGrant, releaseStaleClaims } from "./grants.ts";
+import { claimGrant, completeGrant, keyDocument, releaseGrant, releaseStaleClaims } from "./grants.ts";
 import { storageError } from "./s3-error.ts";
 import { storageFailure, STORAGE_FAILURE_MESSAGE } from "../store/storage-errors.ts";
 import { STORAGE_PREFIX, verify } from "./sign.ts";
 import { TooLarge, writeUpload } from "./write.ts";
+
+/**
+ * Headers of a served object. Uploaded files are the organizations' content, served from the
+ * API's own origin: an original is a download (attachment, under its filename), nothing is
+ * sniffed into another type, and a sandboxing policy keeps an HTML or SVG upload from running
+ * script there (next to /docs) when opened directly.
+ */
+function servedHeaders(contentType: string, filename: string | null): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": contentType,
+    "cache-control": "private, no-store",
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "sandbox; default-src 'none'",
+  };
+  if (filename !== null) {
+    const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+    headers["content-disposition"] = `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  }
+  return headers;
+}
 
 /**
  * The presigned object-storage endpoint, outside /v1/ and without API credentials: the
@@ -102,10 +122,14 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         } catch {
           return storageError(request, 400, "InvalidArgument", "Invalid object key", key);
         }
+        // A URL stays valid only while what it was issued for does: the document live and of the
+        // same generation (a replaced original keeps its key).
+        const doc = keyDocument(ctx.db, key);
+        if (!doc || (v.grant.generation !== undefined && v.grant.generation !== doc.generation)) {
+          return storageError(request, 404, "NoSuchKey", "The object no longer exists: its document was deleted or given new content since this URL was issued", key);
+        }
         if (!existsSync(path)) return storageError(request, 404, "NoSuchKey", "The object does not exist (a preview not rendered yet, or nothing uploaded)", key);
-        return new Response(Bun.file(path), {
-          headers: { "content-type": v.grant.contentType, "cache-control": "private, no-store" },
-        });
+        return new Response(Bun.file(path), { headers: servedHeaders(v.grant.contentType, key.endsWith("/original") ? doc.filename : null) });
       },
       { detail: { summary: "Download through a presigned URL" } },
     );

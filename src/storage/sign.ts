@@ -11,6 +11,7 @@ export const P = {
   expires: "X-Kbqa-Expires",
   contentType: "X-Kbqa-Content-Type",
   nonce: "X-Kbqa-Nonce",
+  generation: "X-Kbqa-Generation",
   signature: "X-Kbqa-Signature",
 } as const;
 
@@ -23,9 +24,17 @@ export interface Grant {
   contentType: string;
   /** Single-use PUT grants carry a nonce recorded in upload_grants. */
   nonce?: string;
+  /**
+   * GET grants name the document generation they were issued for: the storage route serves them
+   * only while the document is live and still of that generation (a replaced original keeps its
+   * key, so without it an old URL would serve the new content, and a deleted one its old bytes).
+   */
+  generation?: number;
 }
 
-const stringToSign = (g: Grant) => ["KBQA-HMAC-SHA256", g.method, g.key, String(g.expires), g.contentType, g.nonce ?? ""].join("\n");
+// The generation is appended only when present, so URLs issued without one keep their signature.
+const stringToSign = (g: Grant) =>
+  ["KBQA-HMAC-SHA256", g.method, g.key, String(g.expires), g.contentType, g.nonce ?? "", ...(g.generation === undefined ? [] : [`g${g.generation}`])].join("\n");
 
 export function signature(secret: Buffer, g: Grant): string {
   return createHmac("sha256", secret).update(stringToSign(g)).digest("hex");
@@ -35,6 +44,7 @@ export function signature(secret: Buffer, g: Grant): string {
 export function presignedPath(secret: Buffer, g: Grant): string {
   const q = new URLSearchParams({ [P.expires]: String(g.expires), [P.contentType]: g.contentType });
   if (g.nonce) q.set(P.nonce, g.nonce);
+  if (g.generation !== undefined) q.set(P.generation, String(g.generation));
   q.set(P.signature, signature(secret, g));
   return `${STORAGE_PREFIX}${g.key}?${q}`;
 }
@@ -56,11 +66,13 @@ export function verify(secret: Buffer, method: string, key: string, q: URLSearch
   }
   if (method !== "GET" && method !== "PUT") return { ok: false, status: 403, code: "SignatureDoesNotMatch", message: `Method ${method} is not signable` };
   if (!/^\d{1,12}$/.test(exp)) return { ok: false, status: 403, code: "AccessDenied", message: "X-Kbqa-Expires must be epoch seconds" };
-  const grant: Grant = { method, key, expires: Number(exp), contentType: ct, nonce: q.get(P.nonce) ?? undefined };
+  const gen = q.get(P.generation);
+  if (gen !== null && !/^\d{1,15}$/.test(gen)) return { ok: false, status: 403, code: "AccessDenied", message: "X-Kbqa-Generation must be a non-negative integer" };
+  const grant: Grant = { method, key, expires: Number(exp), contentType: ct, nonce: q.get(P.nonce) ?? undefined, generation: gen === null ? undefined : Number(gen) };
   const want = Buffer.from(signature(secret, grant), "hex");
   const got = /^[0-9a-f]{64}$/i.test(sig) ? Buffer.from(sig, "hex") : Buffer.alloc(0);
   if (got.length !== want.length || !timingSafeEqual(got, want)) {
-    return { ok: false, status: 403, code: "SignatureDoesNotMatch", message: "The request signature does not match the method, key, expiry, content type and nonce of this URL" };
+    return { ok: false, status: 403, code: "SignatureDoesNotMatch", message: "The request signature does not match the method, key, expiry, content type, nonce and generation of this URL" };
   }
   // Expiry is checked after the signature so an attacker cannot learn anything from a forged expiry.
   if (nowMs >= grant.expires * 1000) return { ok: false, status: 403, code: "AccessDenied", message: `Request has expired (at ${new Date(grant.expires * 1000).toISOString()})` };

@@ -1,0 +1,66 @@
+// A download URL is a credential the API handed out for one document generation: it stops
+// working when the document is deleted or given new content (the original keeps its key, so an
+// old URL used to serve the new bytes, and a deleted document's bytes stayed downloadable). What
+// it serves is a download: never sniffed, never run as a page on the API's origin.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { corpus, put, upload } from "../documents/helpers.ts";
+
+let k: Kbqa;
+let org: Org;
+let corpusId: string;
+beforeAll(async () => {
+  k = await startKbqa();
+  org = await k.org();
+  corpusId = await corpus(org);
+});
+afterAll(() => k?.stop());
+
+const settled = (id: string) =>
+  waitFor(async () => ["READY", "FAILED"].includes((await org.api("GET", `/v1/doc/${id}/status`)).body.status), "ingestion to end", 60_000);
+const downloadUrl = async (id: string) => (await org.api("GET", `/v1/doc/${id}/download-url`)).body.url as string;
+
+test("an original is served as an attachment under its filename, unsniffed and sandboxed", async () => {
+  const { init } = await upload(org, corpusId, "<html><script>alert(document.domain)</script></html>", { contentType: "text/html", filename: "Ré(sumé) \"v2\".html" });
+  const r = await fetch(await downloadUrl(init.document.id));
+  expect(r.status).toBe(200);
+  expect(await r.text()).toContain("<script>");
+  expect({
+    type: r.headers.get("content-type"), disposition: r.headers.get("content-disposition"),
+    nosniff: r.headers.get("x-content-type-options"), csp: r.headers.get("content-security-policy"),
+  }).toEqual({
+    type: "text/html", disposition: `attachment; filename="R_(sum_) _v2_.html"; filename*=UTF-8''R%C3%A9%28sum%C3%A9%29%20%22v2%22.html`,
+    nosniff: "nosniff", csp: "sandbox; default-src 'none'",
+  });
+});
+
+test("a URL issued before the document got new content answers 404; the new URL serves the new bytes", async () => {
+  const { init } = await upload(org, corpusId, "first content of the replaced document");
+  const id = init.document.id;
+  await settled(id);
+  const old = await downloadUrl(id);
+  expect(await (await fetch(old)).text()).toBe("first content of the replaced document");
+
+  const again = await org.api("PUT", `/v1/doc/${id}/init`);
+  expect(again.status).toBe(200);
+  expect((await fetch(old)).status).toBe(404); // already at the new generation, before any upload
+  expect((await put(again.body.uploadUrl, "second content of the replaced document")).status).toBe(200);
+  const stale = await fetch(old);
+  expect(stale.status).toBe(404);
+  expect(await stale.text()).toContain("<Code>NoSuchKey</Code>");
+  expect(await (await fetch(await downloadUrl(id))).text()).toBe("second content of the replaced document");
+});
+
+test("a URL of a deleted document, or of a document in a deleted corpus, answers 404", async () => {
+  const { init: a } = await upload(org, corpusId, "deleted document body");
+  const urlA = await downloadUrl(a.document.id);
+  expect((await org.api("DELETE", `/v1/doc/${a.document.id}`)).status).toBeLessThan(300);
+  expect((await fetch(urlA)).status).toBe(404);
+
+  const other = await corpus(org, "doomed");
+  const { init: b } = await upload(org, other, "document of a deleted corpus");
+  const urlB = await downloadUrl(b.document.id);
+  expect((await fetch(urlB)).status).toBe(200);
+  expect((await org.api("DELETE", `/v1/corpus/${other}`)).status).toBeLessThan(300);
+  expect((await fetch(urlB)).status).toBe(404);
+});
