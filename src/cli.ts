@@ -8,6 +8,7 @@ import { ConfigError, FIELDS, loadConfig, type Config } from "./config.ts";
 import { openDb } from "./store/db.ts";
 import { diagnoseStorage } from "./store/storage-errors.ts";
 import { DataDirInUse } from "./store/data-lock.ts";
+import { stderrLogger } from "./context.ts";
 import { createOrg, listOrgs, orgExists } from "./auth/orgs.ts";
 import { addKey, deleteKey, KeyError, listKeys, setKeyActive } from "./auth/keys.ts";
 import { EXTRA_COMMANDS } from "./cli-extra.ts";
@@ -72,6 +73,10 @@ const COMMANDS: Record<string, Command> = {
       const { startServer } = await import("./server.ts");
       const s = await startServer(config);
       console.log(`kbqa listening on ${s.url}`);
+      if (!config.publicUrl && !/^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(config.host)) {
+        // Reachable from other machines: URLs then carry whatever Host a client sent.
+        stderrLogger.info("presigned upload and download URLs take their origin from each request's Host header; set --public-url (KBQA_PUBLIC_URL) to the address clients use", { host: config.host });
+      }
       await new Promise<void>((resolve) => {
         const stop = () => void s.stop().then(resolve);
         process.on("SIGINT", stop);

@@ -64,6 +64,12 @@ interface Verified {
  * from the hot path of a client that reuses its token.
  */
 const verified = new Map<string, Verified>();
+
+/**
+ * One answer for an unknown or inactive kid and for a signature that does not verify: two
+ * different ones told anyone, without any credential, which kids are registered and active.
+ */
+const KEY_OR_SIGNATURE = "unknown or inactive key, or a signature that does not verify with it";
 const VERIFIED_MAX = 10_000;
 
 /**
@@ -98,7 +104,7 @@ async function verifyFresh(db: Db, token: string, nowMs: number): Promise<Princi
   // The header is attacker-controlled JSON: an object or array kid must never reach SQLite as bind parameters.
   if (typeof kid !== "string" || !kid) throw deny("kid header is required and must be a string");
   const key = findActiveKey(db, kid);
-  if (!key) throw deny("unknown or inactive key");
+  if (!key) throw deny(KEY_OR_SIGNATURE);
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, await keyFor(kid, key.pem), {
@@ -108,7 +114,7 @@ async function verifyFresh(db: Db, token: string, nowMs: number): Promise<Princi
       currentDate: new Date(nowMs),
     }));
   } catch (e) {
-    throw deny((e as Error).message);
+    throw deny((e as { code?: string }).code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" ? KEY_OR_SIGNATURE : (e as Error).message);
   }
   if (typeof payload.iat === "number" && payload.iat * 1000 > nowMs + CLOCK_TOLERANCE_S * 1000) throw deny("iat is in the future");
   if (typeof payload.sub !== "string" || !payload.sub) throw deny("sub must be a non-empty string");
