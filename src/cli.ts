@@ -69,6 +69,17 @@ const COMMANDS: Record<string, Command> = {
     help: "Start the HTTP server. Prints 'kbqa listening on http://HOST:PORT' when ready; SIGINT/SIGTERM drain and exit 0.",
     flags: [],
     async run(_a, _f, config) {
+      // Handlers first: a signal that arrived between the listening line and their installation
+      // ended the process with the signal's default action (exit 143, no drain), seen in one
+      // start-then-stop out of five. One arriving while the server starts stops it once started.
+      let stop: (() => void) | undefined;
+      let signalled = false;
+      const onSignal = () => {
+        signalled = true;
+        stop?.();
+      };
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
       // Imported here so the key and org commands start fast (no models, no HTTP stack).
       const { startServer } = await import("./server.ts");
       const s = await startServer(config);
@@ -78,9 +89,9 @@ const COMMANDS: Record<string, Command> = {
         stderrLogger.info("presigned upload and download URLs take their origin from each request's Host header; set --public-url (KBQA_PUBLIC_URL) to the address clients use", { host: config.host });
       }
       await new Promise<void>((resolve) => {
-        const stop = () => void s.stop().then(resolve);
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
+        let stopping: Promise<void> | undefined;
+        stop = () => void (stopping ??= s.stop().then(resolve));
+        if (signalled) stop();
       });
       return 0;
     },
