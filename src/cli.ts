@@ -4,7 +4,7 @@
  * "kbqa listening on …" line) on stdout, everything else on stderr; usage errors exit 2.
  */
 import { readFileSync } from "node:fs";
-import { ConfigError, FIELDS, loadConfig, type Config } from "./config.ts";
+import { ConfigError, defaultNote, FIELDS, loadConfig, type Config } from "./config.ts";
 import { openDb } from "./store/db.ts";
 import { diagnoseStorage } from "./store/storage-errors.ts";
 import { DataDirInUse } from "./store/data-lock.ts";
@@ -189,8 +189,8 @@ const GLOBAL_FLAGS = FIELDS.map((f) => f.flag);
 
 function usage(): string {
   const lines = Object.values(COMMANDS).map((c) => `  kbqa ${c.usage.padEnd(58)} ${c.help}`);
-  const flags = FIELDS.map((f) => `  --${f.flag.padEnd(26)} ${f.env.padEnd(30)} ${f.help}`);
-  return `kbqa — self-hosted knowledge-base question answering\n\nUsage: kbqa <command> [flags]\n\nCommands:\n${lines.join("\n")}\n\nFlags for every command (flag, environment variable, meaning):\n${flags.join("\n")}\n  --help                     show help\n`;
+  const flags = FIELDS.map((f) => `  --${f.flag.padEnd(26)} ${f.env.padEnd(30)} ${f.help}${defaultNote(f)}`);
+  return `kbqa — self-hosted knowledge-base question answering\n\nUsage: kbqa <command> [flags]\n\nCommands:\n${lines.join("\n")}\n\nFlags for every command (flag, environment variable, meaning):\n${flags.join("\n")}\n  --${"help".padEnd(26)} ${"".padEnd(30)} show help\n`;
 }
 
 function findCommand(pos: string[]): [string, Command, string[]] | undefined {

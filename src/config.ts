@@ -63,7 +63,17 @@ interface Field {
   env: string;
   kind: "string" | "int" | "bool" | "path";
   def?: (cwd: string) => string | number | boolean | undefined;
+  /** How --help states a default that depends on the machine. */
+  defaultText?: string;
   help: string;
+}
+
+/** " (default: …)" for --help, from the same definition the configuration uses. */
+export function defaultNote(f: Field): string {
+  if (f.defaultText) return ` (default: ${f.defaultText})`;
+  const v = f.def?.(".");
+  if (v === undefined) return "";
+  return ` (default: ${v === false ? "off" : v === true ? "on" : String(v)})`;
 }
 
 export const FIELDS: Field[] = [
@@ -75,7 +85,7 @@ export const FIELDS: Field[] = [
   { key: "uploadUrlTtl", flag: "upload-url-ttl", env: "KBQA_UPLOAD_URL_TTL", kind: "int", def: () => 900, help: "upload URL lifetime, seconds" },
   { key: "downloadUrlTtl", flag: "download-url-ttl", env: "KBQA_DOWNLOAD_URL_TTL", kind: "int", def: () => 300, help: "download/preview URL lifetime, seconds" },
   { key: "maxTokenTtl", flag: "max-token-ttl", env: "KBQA_MAX_TOKEN_TTL", kind: "int", def: () => 86400, help: "largest access-token ttl, seconds" },
-  { key: "workers", flag: "workers", env: "KBQA_WORKERS", kind: "int", def: () => Math.max(1, cpus().length), help: "ingestion worker processes" },
+  { key: "workers", flag: "workers", env: "KBQA_WORKERS", kind: "int", def: () => Math.max(1, cpus().length), defaultText: "one per core", help: "ingestion worker processes" },
   { key: "ingestTimeoutMs", flag: "ingest-timeout-ms", env: "KBQA_INGEST_TIMEOUT_MS", kind: "int", def: () => 120_000, help: "per-document parsing time limit" },
   { key: "ingestMemoryBytes", flag: "ingest-memory-bytes", env: "KBQA_INGEST_MEMORY_BYTES", kind: "int", def: () => 1024 * 1024 * 1024, help: "per-worker memory limit" },
   { key: "workerIdleMs", flag: "worker-idle-ms", env: "KBQA_WORKER_IDLE_MS", kind: "int", def: () => 15_000, help: "idle ingestion workers exit after this long, ms (0: never)" },

@@ -79,6 +79,13 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
             ctx.log.error("error while closing", { error: String(e) });
           }
         }
+        // Everything into the main file: statements kept prepared for the life of the connection
+        // stop close() from checkpointing, and kbqa.sqlite alone would miss all recent writes.
+        try {
+          db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        } catch (e) {
+          ctx.log.error("could not checkpoint the database at stop", { error: String(e) });
+        }
         db.close();
         lock.release();
       })();
