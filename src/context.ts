@@ -24,6 +24,8 @@ export interface AppContext {
   wakeIngestion?: () => void;
   /** Whether ingestion has no job in flight (idle-time maintenance waits for it); set with wakeIngestion. */
   ingestionIdle?: () => boolean;
+  /** Why ingestion is paused (a full or read-only data volume), or null; set with wakeIngestion. */
+  ingestionPaused?: () => string | null;
   /** Run at shutdown, in reverse order of registration. */
   onClose: (fn: () => unknown | Promise<unknown>) => void;
 }

@@ -131,8 +131,11 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
       if (r.stage != null) s.stage = r.stage;
       if (r.stage_done != null) s.done = r.stage_done;
       if (r.stage_total != null) s.total = r.stage_total;
+      // Progress stops while the data volume cannot be written: say why, instead of a silent PROCESSING.
+      const paused = r.status === "PROCESSING" ? ctx.ingestionPaused?.() : null;
+      if (paused) s.waiting = `ingestion is paused: ${paused}; it resumes on its own once that is fixed`;
       s.updatedAt = new Date(r.updated_at).toISOString();
-      return s as { id: string; status: DocStatus; statusMsg?: string; stage?: string; done?: number; total?: number; updatedAt: string };
+      return s as { id: string; status: DocStatus; statusMsg?: string; stage?: string; done?: number; total?: number; waiting?: string; updatedAt: string };
     },
 
     /** Present fields only; renaming moves nothing and re-ingests nothing. */

@@ -53,6 +53,8 @@ export interface Scheduler {
   wake(): void;
   /** Jobs in flight now: parsing, waiting for their batch, or finishing (tests, diagnostics). */
   running(): number;
+  /** Why ingestion is paused (the data volume cannot be written), until a document is READY again; null otherwise. */
+  paused(): string | null;
   /** Stops claiming, waits for previews to stop; running jobs are abandoned to the next start. */
   close(): Promise<void>;
 }
@@ -123,7 +125,9 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
    */
   let pausedUntil = 0;
   let backoff = 0;
+  let pausedFor: string | null = null;
   const pause = (e: unknown) => {
+    pausedFor = storageFailure(e) === "readonly" ? "the server's data directory is read-only" : "the server's data disk is full";
     backoff = Math.min(backoff ? backoff * 2 : PAUSE_MIN_MS, PAUSE_MAX_MS);
     pausedUntil = Date.now() + backoff;
     log.error("ingestion paused: the data volume cannot be written", { failure: storageFailure(e), retryInMs: backoff, error: briefMessage(e) });
@@ -168,7 +172,10 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
     runningByOrg.set(job.org_id, (runningByOrg.get(job.org_id) ?? 1) - 1);
     runningDocs.delete(job.document_id);
     if (r.outcome === "deferred" && Date.now() >= pausedUntil) pause(new Error("the data volume is full or read-only"));
-    if (r.outcome === "ready") backoff = 0;
+    if (r.outcome === "ready") {
+      backoff = 0;
+      pausedFor = null;
+    }
     if (r.outcome === "ready" && r.doc?.contentType.startsWith("application/pdf") && r.doc.nbPages > 0 && !closed) {
       const p = renderPreviews(d, { orgId: job.org_id, documentId: job.document_id, generation: job.generation, blobKey: r.doc.blobKey, nbPages: r.doc.nbPages });
       previews.add(p);
@@ -300,6 +307,7 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
   return {
     wake: () => queueMicrotask(tick),
     running: () => inFlight,
+    paused: () => pausedFor,
     async close() {
       closed = true;
       clearInterval(timer);

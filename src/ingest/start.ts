@@ -69,5 +69,6 @@ export function startIngestion(ctx: AppContext, vectors: LanceIndex): Scheduler 
   ctx.onClose(() => scheduler.close());
   ctx.wakeIngestion = () => scheduler.wake();
   ctx.ingestionIdle = () => scheduler.running() === 0;
+  ctx.ingestionPaused = () => scheduler.paused();
   return scheduler;
 }

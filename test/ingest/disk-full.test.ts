@@ -1,6 +1,6 @@
 // The data disk filling up while a document is ingested is not the document's fault: the server
-// stays up, the document stays PROCESSING (not FAILED: no attempt is spent), ingestion pauses,
-// and it finishes on its own once space is freed.
+// stays up, the document stays PROCESSING (not FAILED: no attempt is spent) and its status says
+// why it waits, ingestion pauses, and it finishes on its own once space is freed.
 import { describe, expect, test } from "bun:test";
 import { CAN_MOUNT, smallDisk } from "../helpers/small-disk.ts";
 import { startKbqa, waitFor } from "../helpers/server.ts";
@@ -26,6 +26,7 @@ describe.skipIf(!CAN_MOUNT)("ingestion on a data disk that fills up (a real tmpf
     const during = await org.api("GET", `/v1/doc/${id}/status`);
     expect(during.status).toBe(200);
     expect(during.body.status).toBe("PROCESSING");
+    expect(during.body.waiting).toBe("ingestion is paused: the server's data disk is full; it resumes on its own once that is fixed");
 
     disk.free();
     await waitFor(async () => {
@@ -33,6 +34,7 @@ describe.skipIf(!CAN_MOUNT)("ingestion on a data disk that fills up (a real tmpf
       if (s.status === "FAILED") throw new Error(`FAILED: ${s.statusMsg}`);
       return s.status === "READY";
     }, "READY once space is freed", 90_000);
+    expect((await org.api("GET", `/v1/doc/${id}/status`)).body.waiting).toBeUndefined();
     const chunks = await org.api("GET", `/v1/chunk/q?documentId=${id}&pageSize=1`);
     expect(chunks.status).toBe(200);
     expect(chunks.body.total).toBeGreaterThan(600); // one chunk per section at least, each indexed once
