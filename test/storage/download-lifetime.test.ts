@@ -64,3 +64,17 @@ test("a URL of a deleted document, or of a document in a deleted corpus, answers
   expect((await org.api("DELETE", `/v1/corpus/${other}`)).status).toBeLessThan(300);
   expect((await fetch(urlB)).status).toBe(404);
 });
+
+test("the generation of a download URL is part of its signature: changed, removed or malformed → 403", async () => {
+  const { init } = await upload(org, corpusId, "signed generation body");
+  const url = new URL(await downloadUrl(init.document.id));
+  const variant = (edit: (q: URLSearchParams) => void) => {
+    const u = new URL(url);
+    edit(u.searchParams);
+    return fetch(u).then(async (r) => ({ status: r.status, code: /<Code>([^<]+)<\/Code>/.exec(await r.text())?.[1] }));
+  };
+  expect(await variant((q) => q.set("X-Kbqa-Generation", String(Number(q.get("X-Kbqa-Generation")) + 1)))).toEqual({ status: 403, code: "SignatureDoesNotMatch" });
+  expect(await variant((q) => q.delete("X-Kbqa-Generation"))).toEqual({ status: 403, code: "SignatureDoesNotMatch" });
+  expect(await variant((q) => q.set("X-Kbqa-Generation", "1e3"))).toEqual({ status: 403, code: "AccessDenied" });
+  expect((await fetch(url)).status).toBe(200);
+});
