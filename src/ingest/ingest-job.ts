@@ -35,6 +35,8 @@ export interface IngestDeps {
   now: () => number;
   log: Logger;
   maxAttempts: number;
+  /** Told of every failure of the data volume (full, read-only) a job ran into: the scheduler pauses on it. */
+  volumeFailed?: (e: unknown) => void;
 }
 
 /** `deferred`: requeued, attempt unspent, because the data volume is full or read-only (not the document's fault). */
@@ -135,6 +137,7 @@ export async function onError(d: IngestDeps, job: JobRow, e: unknown): Promise<J
     // The disk is full or read-only: the document did nothing wrong. The scheduler pauses and
     // retries once space is back, without spending an attempt. (Workers write nothing to the
     // data volume, and their messages may quote the document: those are never taken for this.)
+    d.volumeFailed?.(e);
     await dropOwnVectors(d, job);
     unclaim(d.db, [job]);
     return "deferred";

@@ -59,7 +59,9 @@ export interface Scheduler {
   close(): Promise<void>;
 }
 
-export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
+export function startScheduler(deps: IngestDeps & { workers: number }): Scheduler {
+  // Jobs report a full or read-only data volume here (ingest-job.ts onError), with the error itself.
+  const d = { ...deps, volumeFailed: (e: unknown) => pause(e) };
   const db: Db = d.db;
   const log: Logger = d.log;
   /**
@@ -127,6 +129,7 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
   let backoff = 0;
   let pausedFor: string | null = null;
   const pause = (e: unknown) => {
+    if (Date.now() < pausedUntil) return; // one wait at a time, however many jobs ran into it
     pausedFor = storageFailure(e) === "readonly" ? "the server's data directory is read-only" : "the server's data disk is full";
     backoff = Math.min(backoff ? backoff * 2 : PAUSE_MIN_MS, PAUSE_MAX_MS);
     pausedUntil = Date.now() + backoff;
@@ -171,7 +174,6 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
     inFlight--;
     runningByOrg.set(job.org_id, (runningByOrg.get(job.org_id) ?? 1) - 1);
     runningDocs.delete(job.document_id);
-    if (r.outcome === "deferred" && Date.now() >= pausedUntil) pause(new Error("the data volume is full or read-only"));
     if (r.outcome === "ready") {
       backoff = 0;
       pausedFor = null;
@@ -231,7 +233,7 @@ export function startScheduler(d: IngestDeps & { workers: number }): Scheduler {
   const crashed = (jobs: JobRow[], e: unknown): JobResult[] => {
     if (storageFailure(e)) {
       // Not the documents' fault: back to the queue, attempt unspent, once the volume is writable.
-      if (Date.now() >= pausedUntil) pause(e);
+      pause(e);
       try {
         unclaim(db, jobs);
       } catch {

@@ -101,15 +101,21 @@ export class GgufModel {
    * then the end of the user message.
    */
   private async fitted(req: GenerateRequest, replyTokens: number): Promise<GenerateRequest> {
-    const history = [...req.history];
-    let room = await this.userRoom(req.system, history, replyTokens);
     const { model } = await this.load();
     const need = model.tokenize(req.user).length;
-    while (need > room && history.length) {
-      history.shift();
-      room = await this.userRoom(req.system, history, replyTokens);
-    }
+    const { history, room } = await this.fitHistory(req.system, req.history, replyTokens, need);
     return need <= room ? { ...req, history } : { ...req, history, user: await this.cut(req.user, room) };
+  }
+
+  /** The history without its oldest turns, as few as leave the user message `wanted` tokens (or none left to drop), and the room it then has. */
+  async fitHistory(system: string, history: GenerateRequest["history"], replyTokens: number, wanted: number) {
+    const kept = [...history];
+    let room = await this.userRoom(system, kept, replyTokens);
+    while (room < wanted && kept.length) {
+      kept.shift();
+      room = await this.userRoom(system, kept, replyTokens);
+    }
+    return { history: kept, room };
   }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {

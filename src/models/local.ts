@@ -48,13 +48,8 @@ export function createLocalBackends(cfg: ModelsConfig, _models: ScannedModel[]):
           // than half the room.
           const system = answerSystemPrompt(req);
           const reply = await g.replyTokens(req.maxTokens);
-          const history = [...req.history];
           const full = await g.userRoom(system, [], reply);
-          let room = await g.userRoom(system, history, reply);
-          while (room < full / 2 && history.length) {
-            history.shift();
-            room = await g.userRoom(system, history, reply);
-          }
+          const { history, room } = await g.fitHistory(system, req.history, reply, full / 2);
           const passages = await fitPassages(req, room, (t) => g.countTokens(t), (t, n) => g.cut(t, n));
           const r = await g.generate({
             system,

@@ -10,7 +10,8 @@ import type { Db } from "../store/db.ts";
  * so a write in flight is a write of this process, and a claim cannot outlive its write the way
  * a row could when the release itself fails (a full disk refusing the UPDATE would have left the
  * URL refused with 412, and commit waiting for an upload that was over, until a restart).
- * claimed_at is still recorded, for diagnostics.
+ * claimed_at only records when the last claim was taken (one left by a crash binds nothing,
+ * so nothing needs releasing at start, which a full or read-only disk would refuse anyway).
  */
 const writing = new WeakMap<Db, Set<string>>();
 const writingIn = (db: Db) => {
@@ -102,19 +103,6 @@ export function uploadInProgress(db: Db, orgId: string, documentId: string, gene
 /** Unused URLs of a document stop working (deletion). */
 export function revokeGrants(db: Db, orgId: string, documentId: string): void {
   db.query("DELETE FROM upload_grants WHERE org_id = ? AND document_id = ? AND claimed_at IS NULL AND completed_at IS NULL").run(orgId, documentId);
-}
-
-/**
- * At start no write can be in flight (one server per data directory): claims left by a crash
- * are cleared from the diagnostic column (they bind nothing: claims live in memory). Best effort,
- * so that a server can start on a full or read-only disk and serve reads.
- */
-export function releaseStaleClaims(db: Db): number {
-  try {
-    return db.query("UPDATE upload_grants SET claimed_at = NULL WHERE claimed_at IS NOT NULL AND completed_at IS NULL").run().changes;
-  } catch {
-    return 0;
-  }
 }
 
 /**

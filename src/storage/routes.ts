@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { existsSync } from "node:fs";
 import type { AppContext } from "../context.ts";
 import { FsBlobStore } from "../store/fs-blob.ts";
-import { claimGrant, completeGrant, keyDocument, releaseGrant, releaseStaleClaims } from "./grants.ts";
+import { claimGrant, completeGrant, keyDocument, releaseGrant } from "./grants.ts";
 import { storageError } from "./s3-error.ts";
 import { storageFailure, STORAGE_FAILURE_MESSAGE } from "../store/storage-errors.ts";
 import { STORAGE_PREFIX, verify } from "./sign.ts";
@@ -38,8 +38,6 @@ function servedHeaders(contentType: string, filename: string | null): Record<str
 export function storageRoutes(ctx: AppContext, secret: Buffer) {
   if (!(ctx.blobs instanceof FsBlobStore)) throw new Error("the storage route needs the filesystem blob store");
   const blobs = ctx.blobs;
-  const released = releaseStaleClaims(ctx.db);
-  if (released) ctx.log.info("released upload claims left by a previous run", { released });
   const max = ctx.config.maxUploadBytes;
 
   const keyOf = (request: Request) => {

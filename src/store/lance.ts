@@ -112,27 +112,30 @@ export async function dropLanceTable(dir: string, name: string): Promise<void> {
  */
 export async function openLanceIndex(dir: string, embedderId: string, requestedDims: number, tableName = tableNameFor(embedderId)): Promise<LanceIndex> {
   const conn = await lancedb.connect(dir);
-  let table = (await conn.tableNames()).includes(tableName)
+  const opened = (await conn.tableNames()).includes(tableName)
     ? await conn.openTable(tableName)
     : await conn.createEmptyTable(tableName, chunkSchema(requestedDims), { existOk: true });
-  const vectorType = (await table.schema()).fields.find((f) => f.name === "vector")?.type;
+  /** The newest handle on the table (see reopen below); queued work always goes through it. */
+  type Handle = { table: lancedb.Table; conn: lancedb.Connection; readers: number; retired: boolean };
+  let current: Handle = { table: opened, conn, readers: 0, retired: false };
+  const vectorType = (await current.table.schema()).fields.find((f) => f.name === "vector")?.type;
   // Duck-typed: LanceDB may carry its own copy of apache-arrow, so instanceof is unreliable.
   const listSize = (vectorType as { listSize?: unknown } | undefined)?.listSize;
   const dims = typeof listSize === "number" ? listSize : requestedDims;
-  const indexed = async (column: string) => (await table.listIndices()).some((i) => i.columns.includes(column));
+  const indexed = async (column: string) => (await current.table.listIndices()).some((i) => i.columns.includes(column));
   let hasFts = await indexed("text");
   const unindexedText = async () => {
-    const name = (await table.listIndices()).find((i) => i.columns.includes("text"))?.name;
-    return (name && (await table.indexStats(name))?.numUnindexedRows) || 0;
+    const name = (await current.table.listIndices()).find((i) => i.columns.includes("text"))?.name;
+    return (name && (await current.table.indexStats(name))?.numUnindexedRows) || 0;
   };
   let hasScalar = await indexed("orgId");
   // Partitions of the vector index, for nprobes; a reopened table estimates them from its rows.
   let annParts = 0;
-  const vectorIndex = async () => (await table.listIndices()).find((i) => i.columns.includes("vector"));
+  const vectorIndex = async () => (await current.table.listIndices()).find((i) => i.columns.includes("vector"));
   let hasAnn = false;
   const loadAnn = async () => {
     const vi = await vectorIndex();
-    if (vi && !annParts) annParts = annPartitions((vi as { numIndexedRows?: number }).numIndexedRows ?? (await table.countRows()));
+    if (vi && !annParts) annParts = annPartitions((vi as { numIndexedRows?: number }).numIndexedRows ?? (await current.table.countRows()));
     return (hasAnn = !!vi);
   };
   await loadAnn();
@@ -153,7 +156,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     scan = undefined;
     const copy = createVectorScan(dims);
     if (!copy || closed) return false;
-    for await (const batch of table.query().select(["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"])) {
+    for await (const batch of current.table.query().select(["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"])) {
       if (closed || !copy.upsert(scanRows(batch, dims))) return false;
     }
     scan = copy;
@@ -187,8 +190,6 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
    * (`reading`) count themselves on the handle they started with, which is closed when the
    * last of them ends.
    */
-  type Handle = { table: lancedb.Table; conn: lancedb.Connection; readers: number; retired: boolean };
-  let current: Handle = { table, conn, readers: 0, retired: false };
   const retire = (h: Handle) => {
     h.retired = true;
     if (h.readers) return;
@@ -209,7 +210,6 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     const fresh = await freshConn.openTable(tableName);
     const old = current;
     current = { table: fresh, conn: freshConn, readers: 0, retired: false };
-    table = fresh;
     retire(old);
   };
 
@@ -221,7 +221,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     const lagged = textLag;
     textLag = false;
     try {
-      await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+      await current.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
     } catch (e) {
       textLag ||= lagged;
       throw e;
@@ -238,10 +238,10 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   // Bitmaps suit the few distinct organizations and corpora; B-trees the many documents and
   // chunks, which replaces, deletes and the idempotent add() filter on.
   const scalarIndexes = async () => {
-    await table.createIndex("orgId", { config: lancedb.Index.bitmap(), replace: true });
-    await table.createIndex("corpusId", { config: lancedb.Index.bitmap(), replace: true });
-    await table.createIndex("documentId", { config: lancedb.Index.btree(), replace: true });
-    await table.createIndex("chunkId", { config: lancedb.Index.btree(), replace: true });
+    await current.table.createIndex("orgId", { config: lancedb.Index.bitmap(), replace: true });
+    await current.table.createIndex("corpusId", { config: lancedb.Index.bitmap(), replace: true });
+    await current.table.createIndex("documentId", { config: lancedb.Index.btree(), replace: true });
+    await current.table.createIndex("chunkId", { config: lancedb.Index.btree(), replace: true });
     hasScalar = true;
   };
 
@@ -251,8 +251,8 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   let ensuring: Promise<boolean> | undefined;
   const ensureAnn = async (minRows: number, kind: AnnKind): Promise<boolean> => {
     const rows = await serial(async () => {
-      if (!hasScalar && (await table.countRows()) > 0) await scalarIndexes();
-      return (await loadAnn()) ? 0 : table.countRows();
+      if (!hasScalar && (await current.table.countRows()) > 0) await scalarIndexes();
+      return (await loadAnn()) ? 0 : current.table.countRows();
     });
     if (hasAnn) return true;
     if (rows < minRows || closed) return false;
@@ -276,11 +276,11 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   const afterWrite = async (added: boolean, addedRows = 0) => {
     let fresh = false; // an index built now covers every row already
     if (added && !hasFts) {
-      await table.createIndex("text", { config: lancedb.Index.fts(), replace: true });
+      await current.table.createIndex("text", { config: lancedb.Index.fts(), replace: true });
       hasFts = fresh = true;
     }
     if (added && !hasScalar) await scalarIndexes();
-    approxRows = approxRows === undefined ? await table.countRows() : approxRows + addedRows;
+    approxRows = approxRows === undefined ? await current.table.countRows() : approxRows + addedRows;
     if (added && !fresh) textLag = true;
     if (++writes >= OPTIMIZE_EVERY) return void serial(optimizeNow).catch(() => {});
     if (settle) clearTimeout(settle);
@@ -307,10 +307,10 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
         // first ingestion skips the delete, which costs a Lance commit even when nothing matches.
         const stale = batch.filter((b) => !scan || scan.hasDocument(b.orgId, b.documentId));
         for (const [org, docs] of byOrgSlices(stale, (b) => b.documentId)) {
-          await table.delete(`orgId = ${uuid(org)} AND documentId IN (${inList(docs)})`);
+          await current.table.delete(`orgId = ${uuid(org)} AND documentId IN (${inList(docs)})`);
           for (const d of docs) scan?.deleteDocument(org, d);
         }
-        if (data) await table.add(data);
+        if (data) await current.table.add(data);
         mirrorUpsert(records);
         await afterWrite(!!data, records.length);
       });
@@ -323,7 +323,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   /** Rows of these chunk ids, if any (all of them when the copy is not loaded). */
   const deleteIds = async (orgId: string, ids: string[]) => {
     for (const part of slices(ids.filter((id) => !scan || scan.hasChunk(orgId, id)))) {
-      await table.delete(`orgId = ${uuid(orgId)} AND chunkId IN (${inList(part)})`);
+      await current.table.delete(`orgId = ${uuid(orgId)} AND chunkId IN (${inList(part)})`);
       scan?.deleteChunks(orgId, part);
     }
   };
@@ -341,7 +341,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       const data = rows(records);
       return serial(() => mirrored(async () => {
         for (const [org, ids] of byOrgSlices(records, (r) => r.chunkId)) await deleteIds(org, ids);
-        await table.add(data);
+        await current.table.add(data);
         mirrorUpsert(records);
         await afterWrite(true, records.length);
       }));
@@ -358,7 +358,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     deleteDocument(orgId, documentId, generation?: number) {
       const gen = generation === undefined ? "" : ` AND generation = ${Math.trunc(generation)}`;
       return serial(() => mirrored(async () => {
-        await table.delete(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`);
+        await current.table.delete(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`);
         scan?.deleteDocument(orgId, documentId, generation === undefined ? undefined : Math.trunc(generation));
         await afterWrite(false);
       }));
