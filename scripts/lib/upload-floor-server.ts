@@ -44,7 +44,8 @@ async function store(r: Request): Promise<void> {
     await fsync(fd);
     fs.closeSync(fd);
   } else if (mode === "bunwrite") {
-    await Bun.write(tmp, r);
+    // Bun.write takes a Request at run time (its body is written); the types only list Response.
+    await Bun.write(tmp, r as unknown as Response);
     const fd = fs.openSync(tmp, "r");
     await fsync(fd);
     fs.closeSync(fd);
