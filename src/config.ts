@@ -2,6 +2,7 @@ import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { resolve } from "node:path";
 import { cpus } from "node:os";
+import { isIP } from "node:net";
 
 /**
  * The one place that reads the environment. Flags win over KBQA_* variables, which win over
@@ -40,10 +41,10 @@ export const ConfigSchema = T.Object({
   summaryWaitMs: T.Integer({ minimum: 0 }),
   /** Origin put in presigned storage URLs (e.g. https://kb.example.com behind a proxy); default: the request's origin. */
   publicUrl: T.Optional(T.String({ pattern: "^https?://" })),
-  remoteUrl: T.Optional(T.String()),
-  remoteKey: T.Optional(T.String()),
-  remoteChatModel: T.Optional(T.String()),
-  remoteEmbeddingModel: T.Optional(T.String()),
+  remoteUrl: T.Optional(T.String({ pattern: "^https?://" })),
+  remoteKey: T.Optional(T.String({ minLength: 1 })),
+  remoteChatModel: T.Optional(T.String({ minLength: 1 })),
+  remoteEmbeddingModel: T.Optional(T.String({ minLength: 1 })),
   /** Chunks re-embedded per batch when the embedding model changed (the rebuild yields between batches). */
   reembedBatch: T.Integer({ minimum: 1, maximum: 4096 }),
   /** Pause between re-embedding batches, milliseconds: leaves CPU to queries on small machines. */
@@ -53,7 +54,7 @@ export const ConfigSchema = T.Object({
   /** Log level: errors only, or one line per request too. */
   logRequests: T.Boolean(),
   /** TESTS ONLY: usage reports read their clock (epoch ms) from this file. Never set in production. */
-  testFakeTimeFile: T.Optional(T.String()),
+  testFakeTimeFile: T.Optional(T.String({ minLength: 1 })),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -61,25 +62,33 @@ interface Field {
   key: keyof Config;
   flag: string;
   env: string;
-  kind: "string" | "int" | "bool" | "path";
+  /** url: an http(s) URL; host: an IP address or a host name (checked beyond the schema). */
+  kind: "string" | "int" | "bool" | "path" | "url" | "host";
   def?: (cwd: string) => string | number | boolean | undefined;
   /** How --help states a default that depends on the machine. */
   defaultText?: string;
   help: string;
+  /** What a valid value is, in words, for error messages (numbers and booleans derive it from the schema). */
+  allowed?: string;
 }
 
 /** " (default: …)" for --help, from the same definition the configuration uses. */
 export function defaultNote(f: Field): string {
-  if (f.defaultText) return ` (default: ${f.defaultText})`;
+  const d = defaultText(f);
+  return d === undefined ? "" : ` (default: ${d})`;
+}
+
+function defaultText(f: Field): string | undefined {
+  if (f.defaultText) return f.defaultText;
   const v = f.def?.(".");
-  if (v === undefined) return "";
-  return ` (default: ${v === false ? "off" : v === true ? "on" : String(v)})`;
+  if (v === undefined) return undefined;
+  return v === false ? "off" : v === true ? "on" : String(v);
 }
 
 export const FIELDS: Field[] = [
-  { key: "dataDir", flag: "data", env: "KBQA_DATA_DIR", kind: "path", def: () => "./data", help: "data directory (SQLite, LanceDB, blobs)" },
-  { key: "modelsDir", flag: "models", env: "KBQA_MODELS_DIR", kind: "path", def: () => "./models", help: "models directory" },
-  { key: "host", flag: "host", env: "KBQA_HOST", kind: "string", def: () => "127.0.0.1", help: "address to listen on" },
+  { key: "dataDir", flag: "data", env: "KBQA_DATA_DIR", kind: "path", def: () => "./data", help: "data directory (SQLite, LanceDB, blobs)", allowed: "a directory path" },
+  { key: "modelsDir", flag: "models", env: "KBQA_MODELS_DIR", kind: "path", def: () => "./models", help: "models directory", allowed: "a directory path" },
+  { key: "host", flag: "host", env: "KBQA_HOST", kind: "host", def: () => "127.0.0.1", help: "address to listen on", allowed: "an IP address or a host name (e.g. 127.0.0.1, 0.0.0.0, ::1, localhost)" },
   { key: "port", flag: "port", env: "KBQA_PORT", kind: "int", def: () => 8080, help: "port (0 picks a free one)" },
   { key: "maxUploadBytes", flag: "max-upload-bytes", env: "KBQA_MAX_UPLOAD_BYTES", kind: "int", def: () => 100 * 1024 * 1024, help: "largest upload, bytes" },
   { key: "uploadUrlTtl", flag: "upload-url-ttl", env: "KBQA_UPLOAD_URL_TTL", kind: "int", def: () => 900, help: "upload URL lifetime, seconds" },
@@ -94,42 +103,98 @@ export const FIELDS: Field[] = [
   { key: "llamaSequences", flag: "llama-sequences", env: "KBQA_LLAMA_SEQUENCES", kind: "int", def: () => 2, help: "concurrent generations" },
   { key: "modelQueueTimeoutMs", flag: "model-queue-timeout-ms", env: "KBQA_MODEL_QUEUE_TIMEOUT_MS", kind: "int", def: () => 60_000, help: "wait for a free generation slot" },
   { key: "summaryWaitMs", flag: "summary-wait-ms", env: "KBQA_SUMMARY_WAIT_MS", kind: "int", def: () => 30_000, help: "how long GET summary waits" },
-  { key: "publicUrl", flag: "public-url", env: "KBQA_PUBLIC_URL", kind: "string", help: "origin of presigned storage URLs (default: request origin)" },
-  { key: "remoteUrl", flag: "remote-url", env: "KBQA_REMOTE_URL", kind: "string", help: "OpenAI-compatible server base URL" },
-  { key: "remoteKey", flag: "remote-key", env: "KBQA_REMOTE_KEY", kind: "string", help: "API key for the remote server" },
-  { key: "remoteChatModel", flag: "remote-chat-model", env: "KBQA_REMOTE_CHAT_MODEL", kind: "string", help: "remote chat model name" },
-  { key: "remoteEmbeddingModel", flag: "remote-embedding-model", env: "KBQA_REMOTE_EMBEDDING_MODEL", kind: "string", help: "remote embedding model name" },
+  { key: "publicUrl", flag: "public-url", env: "KBQA_PUBLIC_URL", kind: "url", help: "origin of presigned storage URLs (default: request origin)", allowed: "an http:// or https:// URL (e.g. https://kb.example.com)" },
+  { key: "remoteUrl", flag: "remote-url", env: "KBQA_REMOTE_URL", kind: "url", help: "OpenAI-compatible server base URL", allowed: "an http:// or https:// URL (e.g. http://127.0.0.1:11434/v1)" },
+  { key: "remoteKey", flag: "remote-key", env: "KBQA_REMOTE_KEY", kind: "string", help: "API key for the remote server", allowed: "an API key" },
+  { key: "remoteChatModel", flag: "remote-chat-model", env: "KBQA_REMOTE_CHAT_MODEL", kind: "string", help: "remote chat model name", allowed: "a model name" },
+  { key: "remoteEmbeddingModel", flag: "remote-embedding-model", env: "KBQA_REMOTE_EMBEDDING_MODEL", kind: "string", help: "remote embedding model name", allowed: "a model name" },
   { key: "reembedBatch", flag: "reembed-batch", env: "KBQA_REEMBED_BATCH", kind: "int", def: () => 64, help: "chunks per re-embedding batch after an embedding model change" },
   { key: "reembedPauseMs", flag: "reembed-pause-ms", env: "KBQA_REEMBED_PAUSE_MS", kind: "int", def: () => 0, help: "pause between re-embedding batches, ms" },
-  { key: "corsOrigins", flag: "cors-origins", env: "KBQA_CORS_ORIGINS", kind: "string", def: () => "*", help: 'browser origins allowed: "*", "none" or a comma-separated list' },
+  { key: "corsOrigins", flag: "cors-origins", env: "KBQA_CORS_ORIGINS", kind: "string", def: () => "*", help: 'browser origins allowed: "*", "none" or a comma-separated list', allowed: '"*", "none" or a comma-separated list of http:// or https:// origins (e.g. https://a.example,https://b.example)' },
   { key: "logRequests", flag: "log-requests", env: "KBQA_LOG_REQUESTS", kind: "bool", def: () => false, help: "log one line per request" },
-  { key: "testFakeTimeFile", flag: "test-fake-time-file", env: "KBQA_TEST_FAKE_TIME_FILE", kind: "path", help: "TESTS ONLY: usage reports take 'now' (epoch ms) from this file" },
+  { key: "testFakeTimeFile", flag: "test-fake-time-file", env: "KBQA_TEST_FAKE_TIME_FILE", kind: "path", help: "TESTS ONLY: usage reports take 'now' (epoch ms) from this file", allowed: "a file path" },
 ];
 
 export class ConfigError extends Error {}
 
-/** flags: parsed `--name value` pairs (without dashes). */
+/** An http:// or https:// URL with a host (what --public-url, --remote-url and the CLI's URL flags take). */
+export function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** An IP address, or a host name of letters, digits and hyphens (not all-numeric like 999.1.1.1). */
+function isHost(s: string): boolean {
+  if (isIP(s)) return true;
+  const labels = s.split(".");
+  return s.length <= 253 && labels.every((l) => /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(l)) && !/^\d+$/.test(labels.at(-1)!);
+}
+
+const TRUE = ["1", "true", "yes", "on"];
+const FALSE = ["0", "false", "no", "off"];
+
+/** What a valid value of the field is, in words: its own text, or derived from the schema. */
+function allowedText(f: Field): string {
+  if (f.allowed) return f.allowed;
+  if (f.kind === "bool") return "true or false";
+  const p = ConfigSchema.properties[f.key] as { minimum?: number; maximum?: number };
+  if (f.kind === "int") {
+    if (p.minimum !== undefined && p.maximum !== undefined) return `an integer from ${p.minimum} to ${p.maximum}`;
+    return p.minimum !== undefined ? `an integer of at least ${p.minimum}` : "an integer";
+  }
+  return "a value";
+}
+
+/** How an error names where a setting came from: the flag, or the flag and the variable that was set. */
+export function settingLabel(f: Field, flags: Record<string, string | boolean>, env: Record<string, string | undefined> = process.env): string {
+  return flags[f.flag] === undefined && env[f.env] ? `--${f.flag} (${f.env})` : `--${f.flag}`;
+}
+
+/**
+ * flags: parsed `--name value` pairs (without dashes). A flag given with an empty value is an
+ * error (the operator typed something that is not a setting); an empty variable counts as unset,
+ * as shells and container files commonly leave them.
+ */
 export function loadConfig(flags: Record<string, string | boolean>, env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
   const out: Record<string, unknown> = {};
+  const given: Record<string, string> = {};
   for (const f of FIELDS) {
-    const raw = flags[f.flag] ?? env[f.env];
-    let v: unknown = raw === undefined || raw === "" ? f.def?.(cwd) : raw;
+    const label = settingLabel(f, flags, env);
+    const flag = flags[f.flag];
+    const raw = flag !== undefined ? flag : env[f.env] === "" ? undefined : env[f.env];
+    const bad = (s: string) => new ConfigError(`${label}: must be ${allowedText(f)}, got "${s}"`);
+    if (raw === "" || (raw === true && f.kind !== "bool")) {
+      const d = defaultText(f);
+      throw new ConfigError(`--${f.flag} is empty; give ${allowedText(f)}, or leave the flag out ${d === undefined ? "to leave it unset" : `for the default (${d})`}`);
+    }
+    let v: unknown = raw === undefined ? f.def?.(cwd) : raw;
     if (v === undefined) continue;
+    if (typeof raw === "string") given[f.key] = raw;
     if (f.kind === "int" && typeof v !== "number") {
       const s = String(v);
-      if (!/^-?\d+$/.test(s)) throw new ConfigError(`--${f.flag} (${f.env}) must be an integer, got "${s}"`);
+      if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(Number(s))) throw bad(s);
       v = Number(s);
     } else if (f.kind === "bool" && typeof v !== "boolean") {
-      v = ["1", "true", "yes", "on"].includes(String(v).toLowerCase());
+      const s = String(v).toLowerCase();
+      if (!TRUE.includes(s) && !FALSE.includes(s)) throw bad(String(v));
+      v = TRUE.includes(s);
     } else if (f.kind === "path") {
       v = resolve(cwd, String(v));
+    } else if ((f.kind === "url" && !isHttpUrl(String(v))) || (f.kind === "host" && !isHost(String(v)))) {
+      throw bad(String(v));
     }
     out[f.key] = v;
   }
   if (!Value.Check(ConfigSchema, out)) {
+    // Ranges and patterns live in the schema; the message says them in words.
     const e = [...Value.Errors(ConfigSchema, out)][0]!;
     const f = FIELDS.find((x) => `/${x.key}` === e.path);
-    throw new ConfigError(`${f ? `--${f.flag} (${f.env})` : e.path}: ${e.message}`);
+    if (!f) throw new ConfigError(`${e.path}: ${e.message}`);
+    throw new ConfigError(`${settingLabel(f, flags, env)}: must be ${allowedText(f)}, got "${given[f.key] ?? String(out[f.key])}"`);
   }
   return out as Config;
 }
