@@ -3,8 +3,7 @@
  * The operator CLI: `kbqa <command> [flags]`. Output contract: JSON (or the single
  * "kbqa listening on …" line) on stdout, everything else on stderr; usage errors exit 2.
  */
-import { readFileSync } from "node:fs";
-import { ConfigError, defaultNote, FIELDS, loadConfig, type Config } from "./config.ts";
+import { ConfigError, defaultNote, FIELDS, loadConfig, settingLabel, type Config } from "./config.ts";
 import { openDb } from "./store/db.ts";
 import { diagnoseStorage } from "./store/storage-errors.ts";
 import { DataDirInUse } from "./store/data-lock.ts";
@@ -12,13 +11,18 @@ import { stderrLogger } from "./context.ts";
 import { createOrg, listOrgs, orgExists } from "./auth/orgs.ts";
 import { addKey, deleteKey, KeyError, listKeys, setKeyActive } from "./auth/keys.ts";
 import { EXTRA_COMMANDS } from "./cli-extra.ts";
+import { CliFailure, UsageError } from "./cli/errors.ts";
+import { checkDir, KID, KID_RULE, readPublicKeyFile } from "./cli/files.ts";
 
-export class UsageError extends Error {}
+export { CliFailure, UsageError };
 
 export interface Parsed {
   positional: string[];
   flags: Record<string, string | boolean>;
-  /** A flag given last without its value; reported once the command is known (an unknown flag is told as unknown). */
+  /**
+   * A flag given without its value (last, or followed by another --flag); reported once the
+   * command is known (an unknown flag is told as unknown).
+   */
   missingValue?: string;
 }
 
@@ -37,9 +41,13 @@ export function parseArgs(argv: string[]): Parsed {
       if (eq > 0) flags[name] = a.slice(eq + 1);
       else if (BOOL_FLAGS.has(name)) flags[name] = true;
       else {
-        const v = argv[++i];
-        if (v === undefined) missingValue = name;
-        flags[name] = v ?? true;
+        // A value never starts with "--": `--org --public-key k.pem` lacks the org, it does not
+        // name it "--public-key" (a value that does start so is written --name=--value).
+        const v = argv[i + 1];
+        if (v === undefined || v.startsWith("--")) {
+          missingValue ??= name;
+          flags[name] = true;
+        } else flags[name] = argv[++i]!;
       }
     } else positional.push(a);
   }
@@ -50,16 +58,17 @@ export interface Command {
   usage: string;
   help: string;
   flags: string[];
+  /** Positional arguments by name ("NAME..." takes any number); more are refused. */
+  args?: string[];
+  /** The directories the command uses: the data directory created or required to exist, the models folder. */
+  dirs?: { data?: "create" | "existing"; models?: true };
   run(args: string[], flags: Record<string, string | boolean>, config: Config): Promise<number> | number;
 }
 
 const out = (v: unknown) => console.log(JSON.stringify(v));
-const fail = (msg: string) => {
-  console.error(`kbqa: ${msg}`);
-  return 1;
-};
-const need = (v: string | undefined, what: string): string => {
-  if (!v) throw new UsageError(`missing ${what}`);
+const need = (v: string | boolean | undefined, what: string): string => {
+  if (v === undefined || v === true || v === false) throw new UsageError(`missing ${what}`);
+  if (v === "") throw new UsageError(`${what} is empty`);
   return v;
 };
 
@@ -68,6 +77,7 @@ const COMMANDS: Record<string, Command> = {
     usage: "serve [--host H] [--port P]",
     help: "Start the HTTP server. Prints 'kbqa listening on http://HOST:PORT' when ready; SIGINT/SIGTERM drain and exit 0.",
     flags: [],
+    dirs: { data: "create", models: true },
     async run(_a, _f, config) {
       // Handlers first: a signal that arrived between the listening line and their installation
       // ended the process with the signal's default action (exit 143, no drain), seen in one
@@ -82,7 +92,15 @@ const COMMANDS: Record<string, Command> = {
       process.on("SIGTERM", onSignal);
       // Imported here so the key and org commands start fast (no models, no HTTP stack).
       const { startServer } = await import("./server.ts");
-      const s = await startServer(config);
+      let s: Awaited<ReturnType<typeof startServer>>;
+      try {
+        s = await startServer(config);
+      } catch (e) {
+        // Bun's text guesses "port in use" whatever the cause; say the actual one.
+        if ((e as { syscall?: string })?.syscall !== "listen" && !/Failed to start server/.test(String((e as Error)?.message))) throw e;
+        const { whyCannotListen } = await import("./cli/net.ts");
+        throw new CliFailure(await whyCannotListen(config.host, config.port));
+      }
       console.log(`kbqa listening on ${s.url}`);
       if (!config.publicUrl && !/^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(config.host)) {
         // Reachable from other machines: URLs then carry whatever Host a client sent.
@@ -100,9 +118,12 @@ const COMMANDS: Record<string, Command> = {
     usage: "org create NAME",
     help: "Create an organization; prints {id, name}.",
     flags: [],
+    args: ["NAME"],
+    dirs: { data: "create" },
     run([name], _f, config) {
+      const org = need(name, "NAME");
       const db = openDb(config.dataDir);
-      out(createOrg(db, need(name, "NAME")));
+      out(createOrg(db, org));
       db.close();
       return 0;
     },
@@ -111,6 +132,7 @@ const COMMANDS: Record<string, Command> = {
     usage: "org list",
     help: "List organizations as a JSON array.",
     flags: [],
+    dirs: { data: "existing" },
     run(_a, _f, config) {
       const db = openDb(config.dataDir);
       out(listOrgs(db));
@@ -122,22 +144,19 @@ const COMMANDS: Record<string, Command> = {
     usage: "key add --org ORG_ID --public-key FILE.pem [--kid KID]",
     help: "Register an RSA public key (at least 2048 bits) whose JWTs authenticate as the organization.",
     flags: ["org", "public-key", "kid"],
+    dirs: { data: "existing" },
     run(_a, f, config) {
-      const org = need(f.org as string, "--org ORG_ID");
-      const file = need(f["public-key"] as string, "--public-key FILE.pem");
+      const org = need(f.org, "--org ORG_ID");
+      const file = need(f["public-key"], "--public-key FILE.pem");
+      const kid = f.kid === undefined ? undefined : need(f.kid, "--kid KID");
+      if (kid !== undefined && !KID.test(kid)) throw new UsageError(`--kid: ${KID_RULE} (got ${kid.length > 128 ? `${kid.length} characters` : `"${kid}"`})`);
       const db = openDb(config.dataDir);
       try {
-        if (!orgExists(db, org)) return fail(`no organization with id ${org}`);
-        let pem: string;
-        try {
-          pem = readFileSync(file, "utf8");
-        } catch (e) {
-          return fail(`cannot read ${file}: ${(e as Error).message}`);
-        }
-        out(addKey(db, org, pem, (f.kid as string) || undefined));
+        if (!orgExists(db, org)) throw new CliFailure(`no organization with id ${org}`);
+        out(addKey(db, org, readPublicKeyFile(file), kid));
         return 0;
       } catch (e) {
-        if (e instanceof KeyError) return fail(`key refused: ${e.message}`);
+        if (e instanceof KeyError) throw new CliFailure(`key refused: ${e.message}`);
         throw e;
       } finally {
         db.close();
@@ -148,11 +167,17 @@ const COMMANDS: Record<string, Command> = {
     usage: "key list [--org ORG_ID]",
     help: "List registered keys (kid, orgId, active).",
     flags: ["org"],
+    dirs: { data: "existing" },
     run(_a, f, config) {
+      const org = f.org === undefined ? undefined : need(f.org, "--org ORG_ID");
       const db = openDb(config.dataDir);
-      out(listKeys(db, (f.org as string) || undefined));
-      db.close();
-      return 0;
+      try {
+        if (org !== undefined && !orgExists(db, org)) throw new CliFailure(`no organization with id ${org}`);
+        out(listKeys(db, org));
+        return 0;
+      } finally {
+        db.close();
+      }
     },
   },
   ...Object.fromEntries(
@@ -168,11 +193,13 @@ const COMMANDS: Record<string, Command> = {
         usage: `key ${verb} KID`,
         help: `${verb[0]!.toUpperCase()}${verb.slice(1)} a key; takes effect on the server's next request.`,
         flags: [],
+        args: ["KID"],
+        dirs: { data: "existing" },
         run([kid], _f, config) {
+          const k = need(kid, "KID");
           const db = openDb(config.dataDir);
           try {
-            const k = need(kid, "KID");
-            if (!act(db, k)) return fail(`no key with kid ${k}`);
+            if (!act(db, k)) throw new CliFailure(`no key with kid ${k}`);
             out(verb === "delete" ? { kid: k, deleted: true } : listKeys(db).find((x) => x.kid === k));
             return 0;
           } finally {
@@ -201,6 +228,15 @@ function findCommand(pos: string[]): [string, Command, string[]] | undefined {
   return undefined;
 }
 
+/** The first word after a command's arguments, told with a hint when the command takes one argument that may hold spaces. */
+function extraArgument(cmd: Command, rest: string[]): string | undefined {
+  const names = cmd.args ?? [];
+  if (names.some((n) => n.endsWith("...")) || rest.length <= names.length) return undefined;
+  const extra = rest[names.length]!;
+  if (names.length !== 1) return `unexpected argument "${extra}"`;
+  return `unexpected argument "${extra}" (${names[0]} is one argument: quote a value with spaces, "${rest.join(" ")}")`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed: Parsed;
   try {
@@ -211,6 +247,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   const found = findCommand(parsed.positional);
   if (!found) {
+    const known = new Set([...GLOBAL_FLAGS, ...Object.values(COMMANDS).flatMap((c) => c.flags), "help"]);
+    const stranger = Object.keys(parsed.flags).find((f) => !known.has(f));
+    if (stranger !== undefined) {
+      console.error(`kbqa: unknown flag --${stranger}\n\n${usage()}`);
+      return 2;
+    }
     if (parsed.flags.help && parsed.positional.length === 0) {
       console.log(usage());
       return 0;
@@ -235,36 +277,38 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`Usage: kbqa ${cmd.usage}\n\n${cmd.help}\n\nAlso accepts every global flag (see kbqa --help).`);
     return 0;
   }
+  const usageError = (msg: string) => {
+    console.error(`kbqa ${name}: ${msg}\n\nUsage: kbqa ${cmd.usage}`);
+    return 2;
+  };
   const unknown = Object.keys(parsed.flags).filter((f) => !GLOBAL_FLAGS.includes(f) && !cmd.flags.includes(f) && f !== "help");
-  if (unknown.length) {
-    console.error(`kbqa ${name}: unknown flag --${unknown[0]}\n\nUsage: kbqa ${cmd.usage}`);
-    return 2;
-  }
-  if (parsed.missingValue) {
-    console.error(`kbqa ${name}: --${parsed.missingValue} needs a value\n\nUsage: kbqa ${cmd.usage}`);
-    return 2;
-  }
+  if (unknown.length) return usageError(`unknown flag --${unknown[0]}`);
+  if (parsed.missingValue) return usageError(`--${parsed.missingValue} needs a value`);
+  const extra = extraArgument(cmd, rest);
+  if (extra) return usageError(extra);
+  const empty = cmd.flags.find((f) => parsed.flags[f] === "");
+  if (empty) return usageError(`--${empty} is empty`);
   let config: Config;
   try {
     config = loadConfig(parsed.flags);
   } catch (e) {
     if (e instanceof ConfigError) {
-      console.error(`kbqa: ${e.message}`);
+      console.error(`kbqa ${name}: ${e.message}`);
       return 2;
     }
     throw e;
   }
   try {
+    const label = (key: "dataDir" | "modelsDir") => settingLabel(FIELDS.find((f) => f.key === key)!, parsed.flags);
+    if (cmd.dirs?.data) checkDir(label("dataDir"), config.dataDir, cmd.dirs.data);
+    if (cmd.dirs?.models) checkDir(label("modelsDir"), config.modelsDir, "optional");
     return await cmd.run(rest, parsed.flags, config);
   } catch (e) {
-    if (e instanceof DataDirInUse) {
+    if (e instanceof DataDirInUse || e instanceof CliFailure) {
       console.error(`kbqa ${name}: ${e.message}`);
       return 1;
     }
-    if (e instanceof UsageError) {
-      console.error(`kbqa ${name}: ${e.message}\n\nUsage: kbqa ${cmd.usage}`);
-      return 2;
-    }
+    if (e instanceof UsageError) return usageError(e.message);
     const volume = diagnoseStorage(e, config.dataDir);
     if (volume) {
       // An operator's condition, not a bug: one line naming the directory, no stack.

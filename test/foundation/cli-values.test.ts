@@ -2,6 +2,7 @@
 // value came from one), the value, and what is allowed — never a regex or a library's text.
 import { expect, test } from "bun:test";
 import { ConfigError, FIELDS, loadConfig } from "../../src/config.ts";
+import { runCli, tempDir } from "../helpers/server.ts";
 
 const message = (flags: Record<string, string>, env: Record<string, string> = {}) => {
   try {
@@ -48,4 +49,14 @@ test("every flag refuses an explicitly empty value, naming itself; an empty vari
     expect(message({}, { [f.env]: "" })).toBe("accepted");
   }
   expect(message({ "log-requests": "" })).toBe("--log-requests is empty; give true or false, or leave the flag out for the default (off)");
+});
+
+test("the CLI prints the message as one line naming the command, exit 2", async () => {
+  using d = tempDir();
+  const r = await runCli(["org", "list", "--cors-origins", "x", "--data", d.path]);
+  expect([r.code, r.stdout, r.stderr]).toEqual([
+    2,
+    "",
+    'kbqa org list: --cors-origins: must be "*", "none" or a comma-separated list of http:// or https:// origins (e.g. https://a.example,https://b.example), got "x"\n',
+  ]);
 });

@@ -1,0 +1,62 @@
+import { createPublicKey } from "node:crypto";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { CliFailure, fsReason } from "./errors.ts";
+
+/**
+ * The directory named by a flag (label: "--data" or "--data (KBQA_DATA_DIR)"). "create" makes a
+ * missing one (commands that write: serve, org create); "existing" refuses a missing one, so a
+ * read-only command or a typo never leaves an empty directory tree behind; "optional" accepts a
+ * missing one (a missing models folder means no model files). Something that is not a directory
+ * is refused in every mode.
+ */
+export function checkDir(label: string, dir: string, mode: "create" | "existing" | "optional"): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "ENOTDIR") throw new CliFailure(`${label}: ${dir} is not a directory (a part of the path is a file)`);
+    if (code !== "ENOENT") throw new CliFailure(`${label}: cannot use ${dir} (${fsReason(e) ?? code})`);
+    if (mode === "optional") return;
+    if (mode === "existing") throw new CliFailure(`${label}: ${dir} does not exist (kbqa serve or kbqa org create makes it)`);
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e2) {
+      throw new CliFailure(`${label}: cannot create ${dir} (${fsReason(e2) ?? (e2 as { code?: string }).code})`);
+    }
+    return;
+  }
+  if (!isDir) throw new CliFailure(`${label}: ${dir} is not a directory`);
+}
+
+const PRIVATE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+
+/**
+ * The text of a --public-key file, refused in plain words when it cannot be read, is not a PEM
+ * public key, or holds a private key (which must never be stored on the server). The key's kind
+ * and size are checked by addKey. /dev/stdin and other non-regular files are read as they are.
+ */
+export function readPublicKeyFile(file: string): string {
+  let pem: string;
+  try {
+    if (statSync(file).isDirectory()) throw new CliFailure(`--public-key: ${file} is a directory`);
+    pem = readFileSync(file, "utf8");
+  } catch (e) {
+    if (e instanceof CliFailure) throw e;
+    if ((e as { code?: string }).code === "ENOENT") throw new CliFailure(`--public-key: no such file ${file}`);
+    throw new CliFailure(`--public-key: cannot read ${file} (${fsReason(e) ?? (e as { code?: string }).code})`);
+  }
+  if (PRIVATE.test(pem)) {
+    throw new CliFailure(`--public-key: ${file} holds a private key, which must stay with you; give its public key (openssl rsa -in ${file} -pubout -out public.pem)`);
+  }
+  try {
+    createPublicKey(pem);
+  } catch {
+    throw new CliFailure(`--public-key: ${file} is not a PEM public key (expected a "-----BEGIN PUBLIC KEY-----" block)`);
+  }
+  return pem;
+}
+
+/** Kids travel in JWT headers and on command lines: a bounded, shell- and log-safe set. */
+export const KID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const KID_RULE = "must be 1 to 128 characters from A-Z a-z 0-9 . _ - :";
