@@ -1,12 +1,16 @@
 import { createIsomorphicCanvasFactory } from "unpdf";
 import { openPdf } from "./convert/pdf.ts";
+import { encodeOpaquePng } from "./png.ts";
 
 export const PREVIEW_SIZES = { SMALL: 240, MEDIUM: 1024 } as const;
 export type PreviewSize = keyof typeof PREVIEW_SIZES;
 
-// Pages with an extreme aspect ratio would give a gigantic canvas at a fixed width; the height is capped
-// at this multiple of the width (the image then comes out narrower than the nominal width).
-const MAX_ASPECT = 4;
+// A tall page at the nominal width would give a gigantic tile (612×2448 pt at 1024 px wide was
+// 1024×4096, 14 MB of PNG for a noise image): the height is capped at this multiple of the width,
+// so such a page is scaled by its longer side. 2 keeps every common paper size (A-series 1.41,
+// Letter 1.29, Legal 1.65, Tabloid 1.55) at the full width; the cap bounds a MEDIUM tile to
+// 1024×2048 pixels.
+export const MAX_ASPECT = 2;
 
 const canvasModule = () => import("@napi-rs/canvas");
 
@@ -37,17 +41,19 @@ export async function* renderPdfPreviews(
       ctx.fillRect(0, 0, w, h);
       await page.render({ canvas: medium as never, canvasContext: ctx as never, viewport }).promise;
       page.cleanup();
-      yield { page: index, size: "MEDIUM", png: new Uint8Array(await medium.encode("png")) };
+      yield { page: index, size: "MEDIUM", png: encodeOpaquePng(ctx.getImageData(0, 0, w, h).data, w, h) };
 
       const ratio = PREVIEW_SIZES.SMALL / PREVIEW_SIZES.MEDIUM;
       const sw = Math.max(1, Math.round(w * ratio));
       const sh = Math.max(1, Math.round(h * ratio));
       const small = createCanvas(sw, sh);
       const sctx = small.getContext("2d");
+      sctx.fillStyle = "#ffffff"; // resampling may leave partly transparent edge pixels otherwise
+      sctx.fillRect(0, 0, sw, sh);
       sctx.imageSmoothingEnabled = true;
       sctx.imageSmoothingQuality = "high";
       sctx.drawImage(medium, 0, 0, sw, sh);
-      yield { page: index, size: "SMALL", png: new Uint8Array(await small.encode("png")) };
+      yield { page: index, size: "SMALL", png: encodeOpaquePng(sctx.getImageData(0, 0, sw, sh).data, sw, sh) };
     }
   } finally {
     await pdf.loadingTask.destroy().catch(() => {});

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { PDFDocument } from "pdf-lib";
-import { renderPdfPreviews } from "../../src/ingest/preview.ts";
+import { MAX_ASPECT, PREVIEW_SIZES, renderPdfPreviews } from "../../src/ingest/preview.ts";
 import { PNG_SIGNATURE, pngSize, textPdf } from "./fixtures.ts";
 
 const collect = async (bytes: Uint8Array, pages?: number[]) => {
@@ -44,6 +44,6 @@ test("an extremely tall page is capped instead of allocating a gigantic canvas",
   const doc = await PDFDocument.create();
   doc.addPage([10, 14000]);
   const got = await collect(await doc.save());
-  expect(got[0]!.height).toBe(4096);
+  expect(got[0]!.height).toBe(PREVIEW_SIZES.MEDIUM * MAX_ASPECT);
   expect(got[0]!.width).toBeLessThan(1024);
 });
