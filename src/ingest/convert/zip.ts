@@ -142,6 +142,7 @@ export function readEntry(bytes: Uint8Array, e: ZipEntry): Uint8Array {
 }
 
 const XML_NAME_RE = /\.(xml|rels|vml)$/i;
+const DTD_RE = /<!DOCTYPE|<!ENTITY/i;
 
 /** True when an XML part declares a DTD, which we never need and which enables XXE and entity bombs. */
 export function hasDoctype(xml: Uint8Array): boolean {
@@ -149,7 +150,52 @@ export function hasDoctype(xml: Uint8Array): boolean {
   if (xml[0] === 0xff && xml[1] === 0xfe) text = new TextDecoder("utf-16le").decode(xml);
   else if (xml[0] === 0xfe && xml[1] === 0xff) text = new TextDecoder("utf-16be").decode(xml);
   else text = new TextDecoder("latin1").decode(xml);
-  return /<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text);
+  return DTD_RE.test(text);
+}
+
+const doctypeRefused = (name: string) =>
+  new ConversionError(`archive part ${name} contains a DOCTYPE declaration, which is refused for safety`);
+
+/**
+ * The encoding an XML part is written in, found as the XML specification says (appendix F): a
+ * byte-order mark, UTF-16 without one, or else the encoding its declaration names (UTF-8 when none).
+ */
+function xmlEncoding(name: string, bytes: Uint8Array): string {
+  const [a, b, c, d] = bytes;
+  if (a === 0xef && b === 0xbb && c === 0xbf) return "utf-8";
+  if (a === 0xff && b === 0xfe) return "utf-16le";
+  if (a === 0xfe && b === 0xff) return "utf-16be";
+  if (a === 0x3c && b === 0x00 && c === 0x3f && d === 0x00) return "utf-16le";
+  if (a === 0x00 && b === 0x3c && c === 0x00 && d === 0x3f) return "utf-16be";
+  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 256));
+  const declared = /^\s*<\?xml\s[^>]*?\bencoding\s*=\s*["']([^"']*)["']/.exec(head)?.[1];
+  if (declared === undefined) return "utf-8";
+  let encoding: string;
+  try {
+    encoding = new TextDecoder(declared).encoding;
+  } catch {
+    throw new ConversionError(`archive part ${name} declares the encoding "${declared.slice(0, 40)}", which cannot be decoded here; save it as UTF-8`);
+  }
+  // Such a declaration is itself written in UTF-16, so bytes that read as ASCII contradict it.
+  if (encoding.startsWith("utf-16")) throw new ConversionError(`archive part ${name} declares UTF-16 but is not UTF-16 text`);
+  return encoding;
+}
+
+/**
+ * An XML part as text, decoded strictly in the encoding it declares: a byte that is not valid in that
+ * encoding fails the document naming the part, as an invalid text file is refused, instead of reaching
+ * the index as U+FFFD. The DOCTYPE check runs on the decoded text, so no encoding can hide it.
+ */
+export function decodeXmlPart(name: string, bytes: Uint8Array): string {
+  const encoding = xmlEncoding(name, bytes);
+  let text: string;
+  try {
+    text = new TextDecoder(encoding, { fatal: true }).decode(bytes);
+  } catch {
+    throw new ConversionError(`archive part ${name} is not valid ${encoding.toUpperCase()} text`);
+  }
+  if (DTD_RE.test(text)) throw doctypeRefused(name);
+  return text;
 }
 
 export class ZipArchive {
@@ -160,31 +206,36 @@ export class ZipArchive {
     for (const e of readCentralDirectory(bytes, limits)) this.entries.set(e.name, e);
   }
 
+  /** The part's bytes, inflated within its declared size. */
   read(name: string): Uint8Array | null {
     const hit = this.cache.get(name);
     if (hit) return hit;
     const e = this.entries.get(name);
     if (!e) return null;
     const out = readEntry(this.bytes, e);
-    if (XML_NAME_RE.test(name) && hasDoctype(out)) {
-      throw new ConversionError(`archive part ${name} contains a DOCTYPE declaration, which is refused for safety`);
-    }
     this.cache.set(name, out);
     return out;
   }
 
+  /**
+   * The part as XML text (decodeXmlPart). Parts are found through relationships, whose targets may
+   * have any name, so every part read as text is checked here, whatever it is called.
+   */
   readText(name: string): string | null {
     const b = this.read(name);
-    return b === null ? null : new TextDecoder().decode(b);
+    return b === null ? null : decodeXmlPart(name, b);
   }
 
-  /** Inflates every entry once (bounded by the declared sizes) so later readers see only vetted data. */
+  /**
+   * Inflates every entry once (bounded by the declared sizes), and refuses a DTD in any part named
+   * as XML, even one that no converter reads.
+   */
   verifyAll(): void {
     for (const name of this.entries.keys()) {
-      if (!name.endsWith("/")) {
-        this.read(name);
-        this.cache.delete(name);
-      }
+      if (name.endsWith("/")) continue;
+      const out = this.read(name)!;
+      this.cache.delete(name);
+      if (XML_NAME_RE.test(name) && hasDoctype(out)) throw doctypeRefused(name);
     }
   }
 }
