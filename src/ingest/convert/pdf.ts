@@ -1,5 +1,6 @@
 import { getDocumentProxy } from "unpdf";
-import { briefMessage, ConversionError } from "./errors.ts";
+import { stderrLogger } from "../../context.ts";
+import { ConversionError } from "./errors.ts";
 import { joinPages } from "./pages.ts";
 import { layoutPage, pickHeadingSizes, type PdfLine } from "./pdf-layout.ts";
 
@@ -18,8 +19,15 @@ export async function openPdf(bytes: Uint8Array, extra: Record<string, unknown> 
   } catch (err) {
     const e = err as Error;
     if (e?.name === "PasswordException") throw new ConversionError("could not read PDF: it is password-protected");
-    throw new ConversionError(`could not read PDF: ${briefMessage(err)}`);
+    logPdfError("pdf.js could not open a PDF", err);
+    throw new ConversionError("could not read PDF: the file is damaged (its structure cannot be read)");
   }
+}
+
+// pdf.js says what went wrong in its own terms ("Command token too long: 128"): the statusMsg says it
+// in words, the log keeps the detail.
+function logPdfError(msg: string, err: unknown): void {
+  stderrLogger.error(msg, { error: String((err as Error)?.stack ?? err).slice(0, 4000) });
 }
 
 interface RawItem { str: string; transform: number[]; width: number; height: number; hasEOL: boolean }
@@ -35,7 +43,8 @@ export async function pdfToMarkdown(bytes: Uint8Array): Promise<{ markdown: stri
         const content = await page.getTextContent();
         return groupLines((content.items as unknown[]).filter((it): it is RawItem => typeof (it as RawItem).str === "string"));
       } catch (err) {
-        throw new ConversionError(`could not read PDF: page ${p}: ${briefMessage(err)}`);
+        logPdfError(`pdf.js could not read page ${p} of a PDF`, err);
+        throw new ConversionError(`could not read PDF: page ${p} is damaged and its text cannot be read`);
       }
     });
     const chars = pagesLines.reduce((n, ls) => n + ls.reduce((m, l) => m + l.text.replace(/\s/g, "").length, 0), 0);
