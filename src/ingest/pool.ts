@@ -97,6 +97,13 @@ export function formatBytes(n: number): string {
   return gib >= 1 ? `${Number(gib.toFixed(1))} GiB` : `${Math.round(n / 2 ** 20)} MiB`;
 }
 
+// A document stopped by a limit fails the same way every time it is retried, so the reason says
+// what to do: the operator's setting that would let it finish (with its value now), or a smaller document.
+export const timeLimitReason = (ms: number) =>
+  `ingestion exceeded the ${formatSeconds(ms)} limit: raise --ingest-timeout-ms (now ${ms}) or split the document`;
+export const memoryLimitReason = (bytes: number) =>
+  `ingestion exceeded the ${formatBytes(bytes)} memory limit: raise --ingest-memory-bytes (now ${bytes}) or split the document`;
+
 export function rssBytes(pid: number): number | undefined {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -191,11 +198,11 @@ export class WorkerPool {
   private startHead(slot: Slot) {
     const head = slot.inflight[0];
     if (!head || !slot.isReady || head.timer || slot.dead) return;
-    head.timer = setTimeout(() => this.kill(slot, new IngestFailure(`ingestion exceeded the ${formatSeconds(this.opts.timeoutMs)} limit`)), this.opts.timeoutMs);
+    head.timer = setTimeout(() => this.kill(slot, new IngestFailure(timeLimitReason(this.opts.timeoutMs))), this.opts.timeoutMs);
     slot.poll ??= setInterval(() => {
       const rss = (slot.rss = rssBytes(slot.proc.pid));
       if (rss !== undefined && rss > this.opts.memoryBytes) {
-        this.kill(slot, new IngestFailure(`ingestion exceeded the ${formatBytes(this.opts.memoryBytes)} memory limit`));
+        this.kill(slot, new IngestFailure(memoryLimitReason(this.opts.memoryBytes)));
       } else if (!slot.inflight.length) this.recycleIfLarge(slot);
     }, MEM_POLL_MS);
     slot.poll.unref?.();

@@ -14,7 +14,7 @@ describe("limits stop a document, not the server", () => {
     const slow = await seedDoc(db, k.dataDir, { orgId: org, corpusId: corpus, bytes: bigText(), contentType: "text/plain" });
     const ok = await seedDoc(db, k.dataDir, { orgId: org, corpusId: corpus, bytes: utf8("small and fine"), contentType: "text/plain" });
     await waitFor(() => settled(db, [slow, ok]), "both settled", 60_000);
-    expect(docState(db, slow)).toMatchObject({ status: "FAILED", status_msg: "ingestion exceeded the 1 s limit" });
+    expect(docState(db, slow)).toMatchObject({ status: "FAILED", status_msg: "ingestion exceeded the 1 s limit: raise --ingest-timeout-ms (now 1000) or split the document" });
     expect(docState(db, ok).status).toBe("READY");
     db.close();
   }, 90_000);
@@ -24,7 +24,7 @@ describe("limits stop a document, not the server", () => {
     const db = openTestDb(k.dataDir);
     const id = await seedDoc(db, k.dataDir, { orgId: newId(), corpusId: newId(), bytes: bigText(), contentType: "text/plain" });
     await waitFor(() => settled(db, [id]), "settled", 60_000);
-    expect(docState(db, id)).toMatchObject({ status: "FAILED", status_msg: "ingestion exceeded the 200 MiB memory limit" });
+    expect(docState(db, id)).toMatchObject({ status: "FAILED", status_msg: `ingestion exceeded the 200 MiB memory limit: raise --ingest-memory-bytes (now ${200 * 2 ** 20}) or split the document` });
     db.close();
   }, 90_000);
 });

@@ -71,7 +71,7 @@ test("a request queued behind one that hits the time limit fails as WorkerAborte
     const hang = p.run(parse("hang"), { small: true });
     const behind = p.run(parse("text/plain"), { small: true });
     const [h, b] = await Promise.allSettled([hang, behind]);
-    expect(h.status === "rejected" && h.reason instanceof IngestFailure && h.reason.message).toBe("ingestion exceeded the 0.3 s limit");
+    expect(h.status === "rejected" && h.reason instanceof IngestFailure && h.reason.message).toBe("ingestion exceeded the 0.3 s limit: raise --ingest-timeout-ms (now 300) or split the document");
     expect(b.status === "rejected" && b.reason instanceof WorkerAborted).toBe(true);
     expect(((await p.run(parse("text/plain"), { small: true })) as { n: number }).n).toBe(1); // a fresh worker
   } finally {
