@@ -11,14 +11,15 @@ export const MAX_TAG_LENGTH = 64;
 export function normalizeTags(tags: string[], field = "tags"): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  for (const raw of tags) {
+  for (const [i, raw] of tags.entries()) {
     const t = raw.trim();
     if (!t || seen.has(t)) continue;
-    if ([...t].length > MAX_TAG_LENGTH) throw badRequest(`Invalid body field '${field}': tag "${t.slice(0, 80)}" is longer than ${MAX_TAG_LENGTH} characters`);
+    const length = [...t].length;
+    if (length > MAX_TAG_LENGTH) throw badRequest(`Invalid body field '${field}[${i}]': must be at most ${MAX_TAG_LENGTH} characters after trimming (got ${length})`);
     seen.add(t);
     out.push(t);
   }
-  if (out.length > MAX_TAGS) throw badRequest(`Invalid body field '${field}': at most ${MAX_TAGS} tags, got ${out.length}`);
+  if (out.length > MAX_TAGS) throw badRequest(`Invalid body field '${field}': must hold at most ${MAX_TAGS} tags after dropping blanks and duplicates (got ${out.length})`);
   return out;
 }
 

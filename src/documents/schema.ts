@@ -4,7 +4,8 @@ import { STATUSES } from "./rows.ts";
 import { SORTS } from "./search.ts";
 
 const Filename = t.String({ minLength: 1, maxLength: 1024, description: "Display name; stored as given, never used in a storage path" });
-const Tags = t.Array(t.String({ maxLength: 1024 }), { maxItems: 1000, description: "At most 32 tags of at most 64 characters, after trimming, dropping blanks and collapsing duplicates" });
+// Items and count are bounded loosely here (and by the body limit): the rule applies after trimming (fields.ts).
+const Tags = t.Array(t.String(), { maxItems: 1000, description: "At most 32 tags of at most 64 characters, after trimming, dropping blanks and collapsing duplicates" });
 const Time = t.String({ description: "ISO-8601 timestamp" });
 const CHUNK_DOC = "Chunking override handed to the chunker as stored; {} means the platform default";
 const Chunk = JsonObject(CHUNK_DOC);
@@ -114,7 +115,7 @@ export const DocSearchQuery = t.Object({
 });
 
 export const PreviewQuery = t.Object({
-  pages: t.Optional(t.Array(t.String(), { description: "Required: 1 to 10 zero-based page indices, repeated or comma-separated" })),
+  pages: t.Array(t.String(), { description: "1 to 10 zero-based page indices, repeated or comma-separated" }),
 });
 
 export const DownloadUrlView = t.Object({

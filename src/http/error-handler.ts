@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../context.ts";
+import type { ValueError } from "@sinclair/typebox/errors";
+import { explain } from "./validation-message.ts";
 import { AppError, errorBody, STATUS_OF, volumeError, type ErrorCode } from "./errors.ts";
 
 /** Model-layer errors are plain classes (src/models has no HTTP dependency); this is their status. */
@@ -16,36 +18,54 @@ const MODEL_ERROR_CODES: Record<string, ErrorCode> = {
  */
 const unread = (r: Request) => r.body !== null && !r.bodyUsed;
 
-const jsonFor = (request: Request) => (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: unread(request) ? { "content-type": "application/json", connection: "close" } : { "content-type": "application/json" },
-  });
+interface TimeoutServer {
+  timeout(request: Request, seconds: number): void;
+}
+
+/**
+ * `Connection: close` alone does not close anything in Bun 1.3: with the body unread the socket
+ * stayed open until the 255 s idle timeout, and a client reusing it (Bun's fetch does) waited
+ * that long. A one-second idle timeout on this request's connection closes it once the answer
+ * is out and the client has stopped sending.
+ */
+export function closeAfterAnswer(server: TimeoutServer | null | undefined, request: Request): Record<string, string> {
+  if (!unread(request)) return {};
+  server?.timeout(request, 1);
+  return { connection: "close" };
+}
+
+const jsonFor = (request: Request, server: TimeoutServer | null | undefined) => (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...closeAfterAnswer(server, request) } });
 
 interface ValidationLike {
   type?: string;
   on?: string;
-  all?: { path?: string; message?: string; summary?: string; schema?: { title?: string } }[];
+  valueError?: ValueError;
+  all?: (ValueError & { summary?: string })[];
   message?: string;
 }
 
-/** "body field 'pageSize': Expected integer" — names the field at fault. */
+const PART: Record<string, string> = { property: "query parameter", query: "query parameter", params: "path parameter", headers: "header" };
+
+/** "Invalid body field 'tags[1]': must be a string of at most 64 characters" — names the field at fault and what it allows. */
 export function describeValidation(e: ValidationLike): string {
-  const first = e.all?.[0];
-  const on = e.on ?? e.type;
-  const where = on === "property" ? "query parameter" : on === "params" ? "path parameter" : on === "query" ? "query parameter" : on === "headers" ? "header" : "body field";
+  const on = e.on ?? e.type ?? "body";
+  const where = PART[on] ?? "body field";
+  const first = e.valueError ?? e.all?.[0];
+  if (!first) return `Invalid request ${on}`;
+  const fault = explain(first);
   // Elysia validates numeric query parameters one by one and loses their name; such schemas
   // carry it as `title` (see http/paging.ts).
-  const field = first?.path ? first.path.replace(/^\//, "").replace(/\//g, ".") : (first?.schema?.title ?? "");
-  const what = first?.summary || first?.message || "invalid value";
-  return field ? `Invalid ${where} '${field}': ${what}` : `Invalid request ${on ?? "body"}: ${what}`;
+  const field = fault.path || ((first.schema as { title?: string } | undefined)?.title ?? "");
+  if (field) return `Invalid ${where} '${field}': ${fault.problem}`;
+  return on === "body" ? `Invalid request body: ${fault.problem.replace(/^must be a JSON object.*/, "must be a JSON object")}` : `Invalid request ${on}: ${fault.problem}`;
 }
 
 /** The one place that turns any thrown thing into the spec's error object. */
 export function errorHandler(log: Logger) {
-  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request, path }) => {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request, path, server }) => {
     const p = path ?? new URL(request.url).pathname;
-    const json = jsonFor(request);
+    const json = jsonFor(request, server);
     if (error instanceof AppError) return json(error.status, errorBody(error.status, error.message, p, error.details));
     const modelCode = MODEL_ERROR_CODES[(error as { code?: string })?.code ?? ""];
     if (modelCode) return json(STATUS_OF[modelCode], errorBody(STATUS_OF[modelCode], (error as Error).message, p));

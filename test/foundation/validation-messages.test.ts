@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
+
+// A refused field is named as the client writes it and the rule is said in words. TypeBox words
+// a failed union ("should be one of: 'integer', 'integer'") without the rule, and blamed a bad
+// element on its whole array; every optional-or-null field and every number that also takes its
+// string form is such a union.
+let k: Kbqa;
+let a: Org;
+let corpusId: string;
+beforeAll(async () => {
+  k = await startKbqa();
+  a = await k.org();
+  corpusId = (await a.api("POST", "/v1/corpus/", { name: "c" })).body.id;
+});
+afterAll(() => k?.stop());
+
+const refusal = async (method: string, path: string, body?: unknown) => {
+  const r = await a.api(method, path, body);
+  return [r.status, r.body.message];
+};
+const init = (extra: Record<string, unknown>) => ({ corpusId, filename: "a.txt", contentType: "text/plain", ...extra });
+
+test("numbers: the range in words, with the value sent", async () => {
+  expect(await refusal("GET", "/v1/corpus/?pageSize=abc")).toEqual([400, `Invalid query parameter 'pageSize': must be an integer from 1 to 100 (got "abc")`]);
+  expect(await refusal("GET", "/v1/corpus/?pageIndex=-1")).toEqual([400, "Invalid query parameter 'pageIndex': must be an integer of at least 0 (got -1)"]);
+  expect(await refusal("POST", "/v1/agent/", { name: "T", topK: 0 })).toEqual([400, "Invalid body field 'topK': must be an integer from 1 to 100 (got 0)"]);
+  expect(await refusal("POST", "/v1/auth/access-token", { scope: ["doc:read"], ttl: 10 })).toEqual([400, "Invalid body field 'ttl': must be an integer greater than 10 (got 10)"]);
+});
+
+test("nullable fields: the rule and that null is allowed, never 'should be null'", async () => {
+  expect(await refusal("POST", "/v1/agent/", { name: "T", rerankTopK: -1 })).toEqual([400, "Invalid body field 'rerankTopK': must be an integer from 1 to 100, or null (got -1)"]);
+  expect(await refusal("POST", "/v1/agent/", { name: "T", temperature: 2 })).toEqual([400, "Invalid body field 'temperature': must be a number from 0 to 1, or null (got 2)"]);
+  expect(await refusal("POST", "/v1/corpus/", { name: "x", description: "d".repeat(10_001) })).toEqual([400, "Invalid body field 'description': must be a string of at most 10000 characters, or null"]);
+});
+
+test("enumerations list their values, whether literals or patterned query strings", async () => {
+  expect(await refusal("POST", "/v1/agent/", { name: "T", thinkingMode: "MEDIUM" })).toEqual([400, `Invalid body field 'thinkingMode': must be one of LOW, HIGH (got "MEDIUM")`]);
+  expect(await refusal("GET", `/v1/doc/q?corpusId=${corpusId}&sort=NAME`)).toEqual([400, `Invalid query parameter 'sort': must be one of CREATED_AT, UPDATED_AT, FILENAME, SIZE (got "NAME")`]);
+});
+
+test("a bad element is named by its index, inside a nullable array too", async () => {
+  expect(await refusal("POST", "/v1/doc/init", init({ tags: ["a", 5] }))).toEqual([400, "Invalid body field 'tags[1]': must be a string (got 5)"]);
+  expect(await refusal("POST", "/v1/doc/init", init({ tags: ["ok", " ", "x".repeat(65)] }))).toEqual([400, "Invalid body field 'tags[2]': must be at most 64 characters after trimming (got 65)"]);
+  expect(await refusal("PATCH", `/v1/chunk/${crypto.randomUUID()}`, { pages: [0] })).toEqual([400, "Invalid body field 'pages[0]': must be an integer of at least 1 (got 0)"]);
+});
+
+test("identifiers, missing fields and bodies that are not objects", async () => {
+  expect(await refusal("POST", "/v1/doc/init", init({ corpusId: "nope" }))).toEqual([400, `Invalid body field 'corpusId': must be a UUID (got "nope")`]);
+  expect(await refusal("GET", "/v1/session/q?corpusId=nope")).toEqual([400, `Invalid query parameter 'corpusId': must be a UUID (got "nope")`]);
+  expect(await refusal("POST", "/v1/doc/init", { filename: "a.txt", contentType: "text/plain" })).toEqual([400, "Invalid body field 'corpusId': is required"]);
+  expect(await refusal("POST", "/v1/auth/access-token", { scope: [] })).toEqual([400, "Invalid body field 'scope': must be a non-empty array, each a string"]);
+  expect(await refusal("POST", "/v1/corpus/", [])).toEqual([400, "Invalid request body: must be a JSON object"]);
+});
