@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { Ack } from "../http/paging.ts";
 import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
 import { AppError } from "../http/errors.ts";
@@ -68,7 +69,7 @@ export function authRoutes(ctx: AppContext) {
         }
         return { timestamp: iso(ctx.clock.now()), message: "Access token revoked" };
       },
-      { params: t.Object({ token: t.String() }), detail: { summary: "Revoke an access token at once" } },
+      { params: t.Object({ token: t.String() }), response: Ack, detail: { summary: "Revoke an access token at once" } },
     )
     .get(
       "/whoami",

@@ -27,7 +27,7 @@ export function documentUrls(ctx: AppContext, docs: DocumentService, sign: Presi
     download: (orgId: string, id: string, request: Request) => downloadUrl(ctx.blobs, sign, docs.row(orgId, id), ctx.clock.now(), publicOrigin(ctx, request)),
     previews(orgId: string, id: string, request: Request) {
       const r = docs.row(orgId, id);
-      const pages = parsePages(new URL(request.url).searchParams.getAll("pages"), r.nb_pages);
+      const pages = parsePages(new URL(request.url).searchParams.getAll("pages"), r.nb_pages, r.nb_pages > 0 || r.status === "READY");
       return previewUrls(sign, r, pages, ctx.clock.now(), publicOrigin(ctx, request));
     },
   };
@@ -110,7 +110,7 @@ export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Pre
         set.status = r.code;
         return r.document;
       },
-      { params: Id, detail: { summary: "Commit the upload: 202 PROCESSING (READY: 200, unchanged)" } },
+      { params: Id, response: { 200: Document, 202: Document }, detail: { summary: "Commit the upload: 202 PROCESSING (READY: 200, unchanged)" } },
     )
     .put("/:id/init", ({ principal, params, request }) => docs.replace(principal.orgId, params.id, publicOrigin(ctx, request)), {
       params: Id,
@@ -129,7 +129,13 @@ export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Pre
         const md = await waitForSummary(ctx.db, principal.orgId, params.id, ctx.config.summaryWaitMs, request.signal, recheck);
         return new Response(md, { headers: { "content-type": "text/markdown; charset=utf-8" } });
       },
-      { params: Id, detail: { summary: "Markdown summary; waits until it exists (bounded by --summary-wait-ms, then 504)" } },
+      {
+        params: Id,
+        detail: {
+          summary: "Markdown summary; waits until it exists (bounded by --summary-wait-ms, then 504)",
+          responses: { 200: { description: "The summary", content: { "text/markdown": { schema: { type: "string" } } } } },
+        },
+      },
     )
     .get("/:id/download-url", ({ principal, params, request }) => urls.download(principal.orgId, params.id, request), {
       params: Id,

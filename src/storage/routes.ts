@@ -106,7 +106,7 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         }
       },
       // parse "none": the handler streams the body itself; no parse hook of a sibling route group may read it first.
-      { parse: "none", detail: { summary: "Upload to a presigned URL (single use; Content-Type must equal the bound type)" } },
+      { parse: "none", detail: { summary: "Upload to a presigned URL (single use; Content-Type must equal the bound type)", security: [] } },
     )
     .get(
       "/storage/*",
@@ -129,6 +129,6 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         if (!existsSync(path)) return storageError(request, 404, "NoSuchKey", "The object does not exist (a preview not rendered yet, or nothing uploaded)", key);
         return new Response(Bun.file(path), { headers: servedHeaders(v.grant.contentType, key.endsWith("/original") ? doc.filename : null) });
       },
-      { detail: { summary: "Download through a presigned URL" } },
+      { detail: { summary: "Download through a presigned URL", security: [] } },
     );
 }
