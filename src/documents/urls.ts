@@ -30,10 +30,11 @@ export async function downloadUrl(blobs: BlobStore, sign: Presigner, r: DocRow, 
 
 /**
  * `pages` as sent: repeated and/or comma-separated zero-based indices, 1 to 10 values,
- * none negative nor at or above nbPages once that is known (nbPages > 0). Duplicates are
+ * none negative nor at or above nbPages once that is known: counted (nbPages > 0), or the
+ * document READY, when 0 means it has no pages and so no tile will ever exist. Duplicates are
  * answered once.
  */
-export function parsePages(raw: string[], nbPages: number): number[] {
+export function parsePages(raw: string[], nbPages: number, known = nbPages > 0): number[] {
   const values = raw.flatMap((v) => v.split(",")).map((v) => v.trim());
   if (values.length === 0 || values.every((v) => v === "")) throw badRequest("Invalid query parameter 'pages': required, 1 to 10 zero-based page indices");
   if (values.length > MAX_PREVIEW_PAGES) throw badRequest(`Invalid query parameter 'pages': at most ${MAX_PREVIEW_PAGES} pages per request, got ${values.length}`);
@@ -44,7 +45,8 @@ export function parsePages(raw: string[], nbPages: number): number[] {
     if (n < 0) throw badRequest(`Invalid query parameter 'pages': ${n} is negative (indices are zero-based)`);
     // Before ingestion counts the pages any index is accepted, but never one a number cannot hold exactly.
     if (!Number.isSafeInteger(n)) throw badRequest(`Invalid query parameter 'pages': "${v.slice(0, 32)}" is too large`);
-    if (nbPages > 0 && n >= nbPages) throw badRequest(`Invalid query parameter 'pages': ${n} is out of range; the document has ${nbPages} pages (0 to ${nbPages - 1})`);
+    if (known && nbPages === 0) throw badRequest("Invalid query parameter 'pages': this document has no pages to preview");
+    if (known && n >= nbPages) throw badRequest(`Invalid query parameter 'pages': ${n} is out of range; the document has ${nbPages} pages (0 to ${nbPages - 1})`);
     if (!pages.includes(n)) pages.push(n);
   }
   return pages;

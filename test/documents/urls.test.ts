@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
+import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
 import { corpus, initOk, sql, upload } from "./helpers.ts";
 
 let k: Kbqa;
@@ -71,6 +71,16 @@ describe("download and preview URLs", () => {
     expect((await a.api("GET", `/v1/doc/${id}/preview-urls?pages=2`)).status).toBe(200);
   });
 
+  test("a READY document without pages (text) has no previews: any page → 400 saying so, on both paths", async () => {
+    const { init } = await upload(a, corpusId, `no pages ${crypto.randomUUID()}`);
+    const id = init.document.id;
+    await waitFor(async () => (await a.api("GET", `/v1/doc/${id}/status`)).body.status === "READY", "READY");
+    for (const base of [`/v1/doc/${id}/preview-urls`, `/v1/post/attachment/${id}/preview-urls`]) {
+      const r = await a.api("GET", `${base}?pages=0`);
+      expect([r.status, r.body.message]).toEqual([400, "Invalid query parameter 'pages': this document has no pages to preview"]);
+    }
+  });
+
   test("scopes: doc paths need doc:read, alias paths need post:read", async () => {
     const { init } = await upload(a, corpusId, `scoped ${crypto.randomUUID()}`);
     const id = init.document.id;
@@ -82,8 +92,10 @@ describe("download and preview URLs", () => {
     expect((await get(`/v1/doc/${id}/download-url`, post)).status).toBe(403);
     expect((await get(`/v1/post/attachment/${id}/download-url`, post)).status).toBe(200);
     expect((await get(`/v1/post/attachment/${id}/download-url`, doc)).status).toBe(403);
-    expect((await get(`/v1/post/attachment/${id}/preview-urls?pages=0`, post)).status).toBe(200);
-    expect((await get(`/v1/doc/${id}/preview-urls?pages=0`, post)).status).toBe(403);
+    // Previews of a document whose pages are not counted yet (a text document, once READY, has none).
+    const pdf = (await initOk(a, { corpusId, contentType: "application/pdf" })).document.id;
+    expect((await get(`/v1/post/attachment/${pdf}/preview-urls?pages=0`, post)).status).toBe(200);
+    expect((await get(`/v1/doc/${pdf}/preview-urls?pages=0`, post)).status).toBe(403);
   });
 
   test("an expired download URL → 403 (--download-url-ttl 1)", async () => {
@@ -91,7 +103,6 @@ describe("download and preview URLs", () => {
     const o = await s.org();
     const { init } = await upload(o, await corpus(o), "short-lived");
     const d = await o.api("GET", `/v1/doc/${init.document.id}/download-url`);
-    const { waitFor } = await import("../helpers/server.ts");
     await waitFor(() => Date.now() > Date.parse(d.body.expiresAt), "expiresAt to pass", 5000, 50);
     const r = await fetch(d.body.url);
     expect(r.status).toBe(403);
