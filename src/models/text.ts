@@ -22,26 +22,55 @@ export function words(text: string): string[] {
 
 const ABBREV = new Set(["e.g", "i.e", "etc", "mr", "mrs", "ms", "dr", "prof", "vs", "no", "fig", "p", "pp", "cf", "st", "z.b", "bzw", "ca", "nr", "s"]);
 
+// A boundary is a run of . ! ? … then closing quotes or brackets, then whitespace, then a sentence
+// start. It is found by hand, not by one regex: a regex retried the whole run at each of its
+// characters, so a run of 40,000 full stops took 4 s. Each sticky regex below matches one class
+// from a fixed position, so every character is looked at a bounded number of times.
+const isEnd = (c: string | undefined) => c === "." || c === "!" || c === "?" || c === "…";
+const isCloser = (c: string | undefined) => c === '"' || c === "'" || c === "»" || c === "”" || c === ")" || c === "]";
+const SPACES = /\s+/y;
+const SENTENCE_START = /["'«“(\[]?[\p{Lu}\p{N}]/uy;
+const SPACE = /\s/;
+
+/** Lines of a block joined by one space: a whitespace run holding a line break becomes " ". */
+const joinLines = (block: string) => block.replace(/\s+/g, (ws) => (ws.includes("\n") ? " " : ws));
+
 /**
  * Sentences of a passage. Splits on . ! ? … followed by whitespace and an upper-case letter,
  * digit or quote, on line breaks between blocks, and on markdown list items; keeps common
  * abbreviations and decimals intact. Returned sentences are verbatim slices (trimmed).
+ * Linear in the length of the text.
  */
 export function sentences(text: string): string[] {
   const out: string[] = [];
   for (const block of text.split(/\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)]|#+)\s)/)) {
-    const flat = block.replace(/\s*\n\s*/g, " ").trim();
+    const flat = joinLines(block).trim();
     if (!flat) continue;
     let start = 0;
-    const re = /[.!?…]+["'»”)\]]*\s+(?=["'«“(\[]?[\p{Lu}\p{N}])/gu;
-    for (const m of flat.matchAll(re)) {
-      const end = m.index! + m[0].trimEnd().length;
-      const before = flat.slice(start, m.index!);
-      const lastWord = (before.match(/(\S+)$/)?.[1] ?? "").toLowerCase();
+    let i = 0;
+    while (i < flat.length) {
+      if (!isEnd(flat[i])) {
+        i++;
+        continue;
+      }
+      const at = i;
+      while (isEnd(flat[i])) i++;
+      while (isCloser(flat[i])) i++;
+      const end = i;
+      SPACES.lastIndex = i;
+      if (!SPACES.test(flat)) continue;
+      i = SPACES.lastIndex;
+      SENTENCE_START.lastIndex = i;
+      if (!SENTENCE_START.test(flat)) continue;
+      // The word before the punctuation; it lies after the previous boundary's whitespace, so
+      // these backward scans never overlap.
+      let w = at;
+      while (w > start && !SPACE.test(flat[w - 1]!)) w--;
+      const lastWord = flat.slice(w, at).toLowerCase();
       if (ABBREV.has(lastWord.replace(/^[("'«]+/, "")) || /^\p{Lu}$/u.test(lastWord)) continue;
       const s = flat.slice(start, end).trim();
       if (s) out.push(s);
-      start = m.index! + m[0].length;
+      start = i;
     }
     const rest = flat.slice(start).trim();
     if (rest) out.push(rest);
