@@ -8,7 +8,7 @@
  */
 import type { Element } from "../elements.ts";
 import type { ChunkConfig } from "./config.ts";
-import { buildPreChunks, combinePreChunks, isTable, preChunkText, type PreChunk } from "./prechunk.ts";
+import { combinedPreChunks, isTable, preChunks, preChunkText, type PreChunk } from "./prechunk.ts";
 import { splitPieces } from "./split.ts";
 import { IngestFailure } from "../parsed.ts";
 
@@ -76,9 +76,10 @@ function chunkTexts(pc: PreChunk, cfg: ChunkConfig): Iterable<string> {
 }
 
 /** Throws ChunkLimitError as soon as the chunks would pass `limit`, before building the rest. */
-export function chunkElements(elements: Element[], config: ChunkConfig, limit = MAX_CHUNKS_PER_DOCUMENT): ChunkOut[] {
-  let pcs = buildPreChunks(elements, config);
-  if (config.strategy === "by_title") pcs = combinePreChunks(pcs, config);
+export function chunkElements(elements: Iterable<Element>, config: ChunkConfig, limit = MAX_CHUNKS_PER_DOCUMENT): ChunkOut[] {
+  // Streamed: each pre-chunk becomes chunk text and is dropped before the next is built.
+  let pcs: Iterable<PreChunk> = preChunks(elements, config);
+  if (config.strategy === "by_title") pcs = combinedPreChunks(pcs, config);
   const out: ChunkOut[] = [];
   for (const pc of pcs) {
     const pages = pageSpan(pc.elements);

@@ -72,8 +72,16 @@ function boundaries(cfg: ChunkConfig): Boundary[] {
   return preds;
 }
 
-export function buildPreChunks(elements: Element[], cfg: ChunkConfig): PreChunk[] {
-  const out: PreChunk[] = [];
+export function buildPreChunks(elements: Iterable<Element>, cfg: ChunkConfig): PreChunk[] {
+  return [...preChunks(elements, cfg)];
+}
+
+/**
+ * The pre-chunks one at a time: a document of 2,000,000 one-line sections made as many pre-chunks,
+ * each an object and two arrays, and holding them all at once took 400 MB of a worker's memory.
+ */
+export function* preChunks(elements: Iterable<Element>, cfg: ChunkConfig): Generator<PreChunk> {
+  const ready: PreChunk[] = [];
   const preds = boundaries(cfg);
   const softMax = Math.min(cfg.new_after_n_chars, cfg.max_characters);
   const interOverlap = cfg.overlap_all ? cfg.overlap : 0;
@@ -95,7 +103,7 @@ export function buildPreChunks(elements: Element[], cfg: ChunkConfig): PreChunk[
   const flush = () => {
     if (!els.length) return;
     const pc = makePreChunk(els, prefix);
-    out.push(pc);
+    ready.push(pc);
     let next = "";
     if (interOverlap && !(els.length === 1 && isTable(els[0]!))) {
       next = preChunkText(pc).slice(-interOverlap).trim();
@@ -123,14 +131,22 @@ export function buildPreChunks(elements: Element[], cfg: ChunkConfig): PreChunk[
       nSegs++;
       textLen += e.text.length;
     }
+    if (ready.length) {
+      yield* ready;
+      ready.length = 0;
+    }
   }
   flush();
-  return out;
+  yield* ready;
 }
 
 /** by_title only: merge a run of small pre-chunks while the first is under the threshold and all fit. */
-export function combinePreChunks(pcs: PreChunk[], cfg: ChunkConfig): PreChunk[] {
-  const out: PreChunk[] = [];
+export function combinePreChunks(pcs: Iterable<PreChunk>, cfg: ChunkConfig): PreChunk[] {
+  return [...combinedPreChunks(pcs, cfg)];
+}
+
+/** combinePreChunks one merged pre-chunk at a time, reading its input as it goes. */
+export function* combinedPreChunks(pcs: Iterable<PreChunk>, cfg: ChunkConfig): Generator<PreChunk> {
   let acc: PreChunk | null = null;
   let accTextLen = 0;
   let accHasTable = false;
@@ -165,13 +181,12 @@ export function combinePreChunks(pcs: PreChunk[], cfg: ChunkConfig): PreChunk[] 
         accTextLen = combinedLen;
         continue;
       }
-      out.push(acc);
+      yield acc;
     }
     acc = pc;
     accOwned = false;
     accHasTable = pcHasTable;
     accTextLen = segs.reduce((n, s, i) => n + s.length + (i ? SEP_LEN : 0), 0);
   }
-  if (acc) out.push(acc);
-  return out;
+  if (acc) yield acc;
 }
