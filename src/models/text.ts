@@ -77,3 +77,26 @@ export function sentences(text: string): string[] {
   }
   return out;
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * The start of `text` in at most `max` characters, ending at a word boundary when one lies in the
+ * last fifth of that window (else cut there: a run without spaces has no better place), never
+ * between the halves of a surrogate pair. Trailing whitespace is dropped.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max);
+  const floor = Math.floor(end * 0.8);
+  let ws = end;
+  while (ws > floor && !SPACE.test(text[ws]!)) ws--;
+  if (ws > floor) end = ws;
+  else if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  return text.slice(0, end).trimEnd();
+}
+
+/** `text` in at most `max` characters: clipped with an ellipsis when longer. */
+export function ellipsize(text: string, max: number): string {
+  return text.length <= max ? text : `${clip(text, max - 1)}…`;
+}
