@@ -45,6 +45,14 @@ export const ConfigSchema = T.Object({
   remoteKey: T.Optional(T.String({ minLength: 1 })),
   remoteChatModel: T.Optional(T.String({ minLength: 1 })),
   remoteEmbeddingModel: T.Optional(T.String({ minLength: 1 })),
+  /** PDF pages given preview tiles per document; later pages' tiles stay 404. 0: no previews. */
+  previewMaxPages: T.Integer({ minimum: 0 }),
+  /** Bytes of preview tiles per document (or previewBytesRatio × the original's size when larger): rendering stops before a page that would pass it. */
+  previewMaxBytes: T.Integer({ minimum: 0 }),
+  /** Preview bytes allowed per byte of the original, for originals large enough that this exceeds previewMaxBytes (scans). */
+  previewBytesRatio: T.Integer({ minimum: 0, maximum: 1000 }),
+  /** Previews are not written when the data volume would be left with less free space than this, bytes. */
+  previewReserveBytes: T.Integer({ minimum: 0 }),
   /** Chunks re-embedded per batch when the embedding model changed (the rebuild yields between batches). */
   reembedBatch: T.Integer({ minimum: 1, maximum: 4096 }),
   /** Pause between re-embedding batches, milliseconds: leaves CPU to queries on small machines. */
@@ -108,6 +116,10 @@ export const FIELDS: Field[] = [
   { key: "remoteKey", flag: "remote-key", env: "KBQA_REMOTE_KEY", kind: "string", help: "API key for the remote server", allowed: "an API key" },
   { key: "remoteChatModel", flag: "remote-chat-model", env: "KBQA_REMOTE_CHAT_MODEL", kind: "string", help: "remote chat model name", allowed: "a model name" },
   { key: "remoteEmbeddingModel", flag: "remote-embedding-model", env: "KBQA_REMOTE_EMBEDDING_MODEL", kind: "string", help: "remote embedding model name", allowed: "a model name" },
+  { key: "previewMaxPages", flag: "preview-max-pages", env: "KBQA_PREVIEW_MAX_PAGES", kind: "int", def: () => 500, help: "PDF pages with preview tiles, per document (0: none)" },
+  { key: "previewMaxBytes", flag: "preview-max-bytes", env: "KBQA_PREVIEW_MAX_BYTES", kind: "int", def: () => 64 * 1024 * 1024, help: "preview tile bytes per document (see --preview-bytes-ratio)" },
+  { key: "previewBytesRatio", flag: "preview-bytes-ratio", env: "KBQA_PREVIEW_BYTES_RATIO", kind: "int", def: () => 20, help: "preview bytes per byte of the original, when more than --preview-max-bytes" },
+  { key: "previewReserveBytes", flag: "preview-reserve-bytes", env: "KBQA_PREVIEW_RESERVE_BYTES", kind: "int", def: () => 1024 * 1024 * 1024, help: "free space on the data volume previews never use, bytes" },
   { key: "reembedBatch", flag: "reembed-batch", env: "KBQA_REEMBED_BATCH", kind: "int", def: () => 64, help: "chunks per re-embedding batch after an embedding model change" },
   { key: "reembedPauseMs", flag: "reembed-pause-ms", env: "KBQA_REEMBED_PAUSE_MS", kind: "int", def: () => 0, help: "pause between re-embedding batches, ms" },
   { key: "corsOrigins", flag: "cors-origins", env: "KBQA_CORS_ORIGINS", kind: "string", def: () => "*", help: 'browser origins allowed: "*", "none" or a comma-separated list', allowed: '"*", "none" or a comma-separated list of http:// or https:// origins (e.g. https://a.example,https://b.example)' },

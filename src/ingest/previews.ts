@@ -3,13 +3,28 @@
  * documents always goes first) in small page batches, so one long PDF neither holds a worker for
  * minutes nor hits the per-request time limit. Best effort: a failure is logged, never surfaces
  * on the document; a tile that does not exist answers 404 at the URL route.
+ *
+ * Bounded per document: a small PDF can ask for any number of pages each as costly to render as
+ * the tile's pixels allow (pages sharing one noise image: 14 MB of PNG per page from a few
+ * hundred bytes of PDF), so rendering stops at `maxPages` pages or before the page that would take
+ * the document's tiles past its byte budget (byteBudget), and never eats into the last `reserveBytes` of the data
+ * volume, which ingestion and the database need more than previews do. A page is written whole
+ * (both sizes) or not at all. The tiles not written stay 404, as the spec allows for tiles not
+ * generated; the document stays READY; the cut is logged ("previews cut", with the reason).
+ * Tiles of a replaced generation can never be served again (their URLs name the generation) and
+ * are removed, so re-committing a document does not add a budget each time.
  */
+import { readdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Logger } from "../context.ts";
 import type { BlobStore } from "../store/blob.ts";
 import { previewKey } from "../store/blob-keys.ts";
 import type { Db } from "../store/db.ts";
+import { freeBytes, storageFailure } from "../store/storage-errors.ts";
+import { briefMessage } from "./convert/errors.ts";
 import { loadDoc } from "./job-store.ts";
 import type { WorkerPool } from "./pool.ts";
+import type { WorkerMessage } from "./worker.ts";
 
 export const PREVIEW_BATCH = 8;
 
@@ -21,28 +36,132 @@ export interface PreviewJob {
   nbPages: number;
 }
 
-export async function renderPreviews(deps: { db: Db; blobs: BlobStore; pool: WorkerPool; log: Logger }, p: PreviewJob): Promise<number> {
+export interface PreviewLimits {
+  maxPages: number;
+  maxBytes: number;
+  bytesRatio: number;
+  reserveBytes: number;
+  /** Directory on the data volume whose free space is checked before each page. */
+  dataDir: string;
+}
+
+/**
+ * A document's preview bytes: `maxBytes`, or `bytesRatio` times its original when that is more.
+ * A fixed figure alone would either cut scans short (a scanned page's tile is 2–3 MB of PNG, so a
+ * 300-page scan needs ~750 MB) or let every small upload claim a scan's share; tied to the
+ * original, which is stored and counted in storage usage, previews never take more than
+ * `bytesRatio` times the uploaded bytes beyond the fixed allowance per document.
+ */
+export function byteBudget(limits: Pick<PreviewLimits, "maxBytes" | "bytesRatio">, originalBytes: number): number {
+  return Math.max(limits.maxBytes, limits.bytesRatio * originalBytes);
+}
+
+/** Why a document's previews stopped short of its last page. */
+export type PreviewCut = "pages" | "bytes" | "disk";
+
+/** The page-by-page decision, apart from rendering and storage. */
+export class PreviewBudget {
+  pages = 0;
+  bytes = 0;
+  constructor(
+    private readonly limits: Pick<PreviewLimits, "maxPages" | "maxBytes" | "reserveBytes">,
+    /** Free bytes on the data volume now; null when unknown (then only a write failure stops). */
+    private readonly free: () => number | null,
+  ) {}
+
+  /** Pages of a document of `nbPages` that may be rendered at all. */
+  planned(nbPages: number): number {
+    return Math.max(0, Math.min(nbPages, this.limits.maxPages));
+  }
+
+  /** Whether a page whose tiles take `bytes` may be written; counts it when it may. */
+  admit(bytes: number): PreviewCut | null {
+    if (this.pages >= this.limits.maxPages) return "pages";
+    if (this.bytes + bytes > this.limits.maxBytes) return "bytes";
+    const free = this.free();
+    if (free !== null && free - bytes < this.limits.reserveBytes) return "disk";
+    this.pages++;
+    this.bytes += bytes;
+    return null;
+  }
+}
+
+type Tile = Extract<WorkerMessage, { type: "preview" }>;
+type Deps = { db: Db; blobs: BlobStore; pool: WorkerPool; log: Logger; volumeFailed?: (e: unknown) => void };
+
+export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewLimits): Promise<number> {
   const path = deps.blobs.filePath?.(p.blobKey);
+  const original = (await deps.blobs.stat(p.blobKey).catch(() => null))?.size ?? 0;
+  const maxBytes = byteBudget(limits, original);
+  const budget = new PreviewBudget({ ...limits, maxBytes }, () => freeBytes(limits.dataDir));
+  const planned = budget.planned(p.nbPages);
+  let full: PreviewCut | null = null; // the byte budget or the reserve refused a page: no more pages
+  let stopped = false; // replaced, deleted, or the volume failed: nothing to report as a cut
   let written = 0;
+  dropPreviews(deps, p, (g) => g < p.generation); // never a newer one: this renderer may be late
   try {
-    for (let first = 0; first < p.nbPages; first += PREVIEW_BATCH) {
-      const doc = loadDoc(deps.db, p.orgId, p.documentId);
-      // Stop when the document was deleted or replaced meanwhile.
-      if (!doc || doc.deleted_at !== null || doc.generation !== p.generation || doc.status !== "READY") return written;
+    for (let first = 0; first < planned && !full; first += PREVIEW_BATCH) {
+      if (!isCurrent(deps.db, p)) {
+        stopped = true;
+        break;
+      }
       const bytes = path ? undefined : ((await deps.blobs.get(p.blobKey)) ?? undefined);
-      const pages = Array.from({ length: Math.min(PREVIEW_BATCH, p.nbPages - first) }, (_, i) => first + i);
+      const pages = Array.from({ length: Math.min(PREVIEW_BATCH, planned - first) }, (_, i) => first + i);
       const puts: Promise<unknown>[] = [];
+      const halves = new Map<number, Tile>();
       await deps.pool.run({ type: "previews", path, bytes, pages }, {
         priority: "low",
         onMessage: (m) => {
-          if (m.type !== "preview") return;
-          puts.push(deps.blobs.put(previewKey(p.orgId, p.documentId, p.generation, m.page, m.size), m.png).then(() => written++));
+          if (m.type !== "preview" || full) return;
+          const other = halves.get(m.page);
+          if (!other) return void halves.set(m.page, m);
+          halves.delete(m.page);
+          full = budget.admit(other.png.length + m.png.length);
+          if (full) return;
+          for (const t of [other, m]) puts.push(deps.blobs.put(previewKey(p.orgId, p.documentId, p.generation, t.page, t.size), t.png).then(() => written++));
         },
       });
       await Promise.all(puts);
     }
   } catch (e) {
-    deps.log.error("preview rendering failed", { documentId: p.documentId, error: e instanceof Error ? e.message : String(e) });
+    stopped = true;
+    if (storageFailure(e)) {
+      deps.volumeFailed?.(e);
+      deps.log.error("previews stopped: the data volume cannot be written", { documentId: p.documentId, failure: storageFailure(e), error: briefMessage(e) });
+    } else deps.log.error("preview rendering failed", { documentId: p.documentId, error: e instanceof Error ? e.message : String(e) });
+  }
+  try {
+    // A renderer replaced mid-batch may have written after the new generation cleared the old tiles.
+    if (loadDoc(deps.db, p.orgId, p.documentId)?.generation !== p.generation) dropPreviews(deps, p, (g) => g === p.generation);
+  } catch (e) {
+    deps.log.error("could not check a document after its previews", { documentId: p.documentId, error: briefMessage(e) });
+  }
+  const cut: PreviewCut | null = full ?? (planned < p.nbPages ? "pages" : null);
+  if (cut && !stopped) {
+    deps.log.info("previews cut", {
+      documentId: p.documentId, generation: p.generation, reason: cut, pagesWritten: budget.pages, nbPages: p.nbPages,
+      bytes: budget.bytes, maxPages: limits.maxPages, maxBytes, reserveBytes: limits.reserveBytes,
+    });
   }
   return written;
+}
+
+function isCurrent(db: Db, p: PreviewJob): boolean {
+  const doc = loadDoc(db, p.orgId, p.documentId);
+  return !!doc && doc.deleted_at === null && doc.generation === p.generation && doc.status === "READY";
+}
+
+/** Removes the preview directories of the document's generations matching `which` (file-based store only). */
+function dropPreviews(deps: Deps, p: PreviewJob, which: (generation: number) => boolean) {
+  const probe = deps.blobs.filePath?.(previewKey(p.orgId, p.documentId, p.generation, 0, "SMALL"));
+  if (!probe) return;
+  const docDir = dirname(dirname(dirname(probe))); // …/docs/{id}/g{n}/preview/0-SMALL.png
+  try {
+    for (const entry of readdirSync(docDir)) {
+      const m = /^g(\d+)$/.exec(entry);
+      if (m && which(Number(m[1]))) rmSync(join(docDir, entry, "preview"), { recursive: true, force: true });
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") deps.log.error("could not remove old previews", { documentId: p.documentId, error: briefMessage(e) });
+  }
 }

@@ -23,7 +23,7 @@ import { prepareBatch, preparedByWorker, writeBatch } from "./finish-batch.ts";
 import { claimMany, failDocument, recoverJobs, unclaim, type JobRow } from "./job-store.ts";
 import { planClaims } from "./claim-plan.ts";
 import { PIPELINE_DEPTH } from "./pool.ts";
-import { renderPreviews } from "./previews.ts";
+import { renderPreviews, type PreviewLimits } from "./previews.ts";
 import { storageFailure } from "../store/storage-errors.ts";
 
 const POLL_MS = 50;
@@ -59,7 +59,7 @@ export interface Scheduler {
   close(): Promise<void>;
 }
 
-export function startScheduler(deps: IngestDeps & { workers: number }): Scheduler {
+export function startScheduler(deps: IngestDeps & { workers: number; previews: PreviewLimits }): Scheduler {
   // Jobs report a full or read-only data volume here (ingest-job.ts onError), with the error itself.
   const d = { ...deps, volumeFailed: (e: unknown) => pause(e) };
   const db: Db = d.db;
@@ -179,7 +179,7 @@ export function startScheduler(deps: IngestDeps & { workers: number }): Schedule
       pausedFor = null;
     }
     if (r.outcome === "ready" && r.doc?.contentType.startsWith("application/pdf") && r.doc.nbPages > 0 && !closed) {
-      const p = renderPreviews(d, { orgId: job.org_id, documentId: job.document_id, generation: job.generation, blobKey: r.doc.blobKey, nbPages: r.doc.nbPages });
+      const p = renderPreviews(d, { orgId: job.org_id, documentId: job.document_id, generation: job.generation, blobKey: r.doc.blobKey, nbPages: r.doc.nbPages }, d.previews);
       previews.add(p);
       void p.finally(() => previews.delete(p));
     }

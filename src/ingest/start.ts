@@ -65,6 +65,7 @@ export function startIngestion(ctx: AppContext, vectors: LanceIndex): Scheduler 
   const scheduler = startScheduler({
     db: ctx.db, blobs: ctx.blobs, vectors, models: ctx.models, pool, log: ctx.log,
     now: () => ctx.clock.now(), maxAttempts: config.ingestMaxAttempts, workers: config.workers,
+    previews: { maxPages: config.previewMaxPages, maxBytes: config.previewMaxBytes, bytesRatio: config.previewBytesRatio, reserveBytes: config.previewReserveBytes, dataDir: config.dataDir },
   });
   ctx.onClose(() => scheduler.close());
   ctx.wakeIngestion = () => scheduler.wake();

@@ -40,9 +40,15 @@ export function storageFailure(e: unknown): StorageFailure | null {
 export function diagnoseStorage(e: unknown, dataDir: string): StorageFailure | null {
   const known = storageFailure(e);
   if (known || !/\bI\/O error\b|\bEIO\b/i.test(String((e as Error)?.message ?? e))) return known;
+  const free = freeBytes(dataDir);
+  return free !== null && free < 64 * 1024 ? "full" : null;
+}
+
+/** Space an unprivileged writer can still use on the volume holding `dir`; null when it cannot be told. */
+export function freeBytes(dir: string): number | null {
   try {
-    const fs = statfsSync(dataDir);
-    return fs.bavail * fs.bsize < 64 * 1024 ? "full" : null;
+    const fs = statfsSync(dir);
+    return fs.bavail * fs.bsize;
   } catch {
     return null;
   }
