@@ -4,6 +4,7 @@ import { cors } from "./cors.ts";
 import { invalidHost } from "./host.ts";
 import { docsAssets } from "./docs-assets.ts";
 import { apiDocs, type RouteRecord } from "./openapi-doc.ts";
+import { unknownApiRoutes } from "./unknown-routes.ts";
 import type { AppContext } from "../context.ts";
 import { errorHandler } from "./error-handler.ts";
 import { authRoutes } from "../auth/routes.ts";
@@ -57,7 +58,8 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
     .use(agentRoutes(ctx, services.agents))
     .use(postRoutes(ctx, services.posts, services.queries))
     .use(usageRoutes(ctx, services.usage))
-    .use(widgetRoutes(ctx, services));
+    .use(widgetRoutes(ctx, services))
+    .use(unknownApiRoutes(ctx));
   built = app;
   return app;
 }

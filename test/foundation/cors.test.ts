@@ -66,9 +66,9 @@ describe("--cors-origins with a list, and none", () => {
     expect([no.status, no.headers.get("access-control-allow-origin"), no.headers.get("vary")]).toEqual([200, null, "Origin"]);
   });
 
-  test("none adds nothing, and a preflight is just an unknown route", async () => {
+  test("none adds nothing, and a preflight is just an unknown route (403: it carries no credential)", async () => {
     const r = await preflight(off, "/v1/corpus/", "https://a.example");
-    expect([r.status, r.headers.get("access-control-allow-origin")]).toEqual([404, null]);
+    expect([r.status, r.headers.get("access-control-allow-origin")]).toEqual([403, null]);
   });
 });
 

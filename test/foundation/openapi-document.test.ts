@@ -4,7 +4,7 @@ import { startKbqa, type Kbqa } from "../helpers/server.ts";
 // /openapi.json is what clients generate SDKs from: it must carry every request body's schema
 // (the plugin published `content: {}` for routes parsed by the authentication hook), document
 // refusals with the spec's error object, and type numbers as numbers.
-type Op = { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> }; responses?: Record<string, { content?: Record<string, { schema: unknown }> }>; security?: unknown[]; parameters?: { name: string; in: string; required: boolean }[] };
+type Op = { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> }; responses?: Record<string, { content?: Record<string, { schema: unknown }> }>; security?: unknown[]; parameters?: { name: string; in: string; required: boolean; schema?: unknown }[] };
 let k: Kbqa;
 let paths: Record<string, Record<string, Op>>;
 let doc: { components: { schemas: Record<string, { required?: string[] }> } };
