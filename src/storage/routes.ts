@@ -1,3 +1,4 @@
+import { closeAfterAnswer } from "../http/error-handler.ts";
 import { Elysia } from "elysia";
 import { existsSync } from "node:fs";
 import type { AppContext } from "../context.ts";
@@ -55,6 +56,10 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
   };
 
   return new Elysia({ detail: { tags: ["Storage"] } })
+    // A refusal sent before the body was read says Connection: close; this makes it true (http/error-handler.ts).
+    .onAfterHandle(({ request, server, response }) => {
+      if (response instanceof Response && response.status >= 400) closeAfterAnswer(server, request);
+    })
     .put(
       "/storage/*",
       async ({ request }) => {
@@ -130,5 +135,10 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         return new Response(Bun.file(path), { headers: servedHeaders(v.grant.contentType, key.endsWith("/original") ? doc.filename : null) });
       },
       { detail: { summary: "Download through a presigned URL", security: [] } },
-    );
+    )
+    // Presigned URLs are for GET and PUT only; S3 answers other methods 405 MethodNotAllowed.
+    .all("/storage/*", ({ request }) => storageError(request, 405, "MethodNotAllowed", `${request.method} is not allowed on a presigned URL (GET or PUT)`, keyOf(request).key), {
+      parse: "none",
+      detail: { hide: true },
+    });
 }

@@ -5,6 +5,7 @@
  */
 export type StorageErrorCode =
   | "AccessDenied"
+  | "MethodNotAllowed"
   | "SignatureDoesNotMatch"
   | "PreconditionFailed"
   | "EntityTooLarge"
@@ -14,7 +15,7 @@ export type StorageErrorCode =
   | "ServiceUnavailable"
   | "StorageFull";
 
-const REASON: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 412: "Precondition Failed", 413: "Payload Too Large", 500: "Internal Server Error", 503: "Service Unavailable", 507: "Insufficient Storage" };
+const REASON: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 412: "Precondition Failed", 413: "Payload Too Large", 500: "Internal Server Error", 503: "Service Unavailable", 507: "Insufficient Storage" };
 
 const xmlEscape = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

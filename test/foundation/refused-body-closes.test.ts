@@ -37,8 +37,8 @@ function refusedUpload(head: string): Promise<{ statusLine: string; closedAfterM
   });
 }
 
-const head = (auth: string) =>
-  `POST /v1/corpus/ HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Length: 17825821\r\n\r\n`;
+const head = (auth: string, target = "POST /v1/corpus/", type = "application/json") =>
+  `${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: ${type}\r\nContent-Length: 17825821\r\n\r\n`;
 
 test("a body over the API limit: 413, then the connection is closed", async () => {
   const r = await refusedUpload(head(`Authorization: Bearer ${await a.jwt()}\r\n`));
@@ -48,6 +48,16 @@ test("a body over the API limit: 413, then the connection is closed", async () =
 
 test("a body without a credential: 403, then the connection is closed", async () => {
   const r = await refusedUpload(head(""));
+  expect(r.statusLine).toBe("HTTP/1.1 403 Forbidden");
+  expect(r.closedAfterMs).toBeLessThan(15_000);
+});
+
+test("a storage PUT refused before its body (tampered signature): 403, then the connection is closed", async () => {
+  const corpusId = (await a.api("POST", "/v1/corpus/", { name: "c" })).body.id;
+  const init = await a.api("POST", "/v1/doc/init", { corpusId, filename: "a.txt", contentType: "text/plain" });
+  const url = new URL(init.body.uploadUrl);
+  url.searchParams.set("X-Kbqa-Signature", "0".repeat(64));
+  const r = await refusedUpload(head("", `PUT ${url.pathname}${url.search}`, "text/plain"));
   expect(r.statusLine).toBe("HTTP/1.1 403 Forbidden");
   expect(r.closedAfterMs).toBeLessThan(15_000);
 });
