@@ -106,7 +106,7 @@ export function chunkService(db: Db, clock: Clock, vectors: () => VectorIndex | 
   const ownedOrForbidden = (orgId: string, table: "corpora" | "documents", id: string | undefined, what: string) => {
     if (id === undefined) return;
     const r = db.query<{ org_id: string }, [string]>(`SELECT org_id FROM ${table} WHERE id = ?`).get(id);
-    if (!r || r.org_id !== orgId) throw forbidden(`${what} ${id} is not in your organization`);
+    if (!r || r.org_id !== orgId) throw forbidden(`${what} ${id} is not a ${what.toLowerCase()} of your organization`);
   };
 
   const load = (orgId: string, id: string) => {

@@ -3,7 +3,7 @@ import type { AppContext } from "../context.ts";
 import { authenticate, authorize } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/jwt.ts";
 import { AppError } from "./errors.ts";
-import { parseApiBody, TOO_LARGE, tooLarge } from "./body-limit.ts";
+import { NOT_AN_OBJECT, parseApiBody, TOO_LARGE, tooLarge } from "./body-limit.ts";
 
 const WIDGET_PREFIXES = ["/v1/webhook/", "/webhook/v1/"];
 
@@ -51,6 +51,12 @@ export function authPlugin(ctx: AppContext) {
       })
       .derive({ as: "scoped" }, ({ request, path, body }) => {
         const found = identified.get(request) ?? identify(request);
+        if (body === NOT_AN_OBJECT) {
+          const refusal = () => {
+            throw new AppError("BAD_REQUEST", "Invalid request body: must be a JSON object");
+          };
+          return found instanceof Promise ? found.then(refusal) : refusal();
+        }
         if (body === TOO_LARGE) {
           // After the credential: a client without one learns nothing else (403 above).
           const declared = request.headers.get("content-length");
@@ -72,6 +78,9 @@ function admit(principal: Principal, method: string, path: string): { principal:
   if (WIDGET_PREFIXES.some((p) => path.startsWith(p))) {
     // The widget family has no scope name and is for access tokens only (spec rule 9).
     if (principal.kind !== "token") throw new AppError("FORBIDDEN", "The widget endpoints take an access token (X-Access-Token)");
+  } else if (principal.kind === "token" && method === "POST" && path === "/v1/auth/access-token") {
+    // Said as the rule it is (spec, Authentication rule 2), not as a scope the token lacks.
+    throw new AppError("FORBIDDEN", "Access tokens can only be created with an RSA JWT, not with an access token");
   } else {
     authorize(principal, method, path);
   }

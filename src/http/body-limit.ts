@@ -34,7 +34,7 @@ async function readBounded(body: ReadableStream<Uint8Array>, max: number): Promi
  * are JSON), whatever Content-Type says: `curl -d '{…}'` sends a form type, and parsing that as a
  * form turned a JSON body into a confusing "field required". So:
  * - a declared length over the limit is TOO_LARGE at once;
- * - a sized body declared as JSON is left to Elysia's JSON parser (undefined), the fast path;
+ * - a sized body declared as JSON is parsed natively (request.json());
  * - any other body is read (counted, if chunked) and parsed as JSON here.
  * Elysia reports anything thrown while parsing as a malformed body, so an oversized one is
  * returned as TOO_LARGE, for the route to refuse with 413 before validation.
@@ -43,9 +43,18 @@ export function parseApiBody(request: Request, contentType: string | undefined):
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > API_BODY_MAX) return TOO_LARGE;
   if (declared === "0" || !request.body) return undefined;
-  if (declared !== null && contentType?.toLowerCase().startsWith("application/json")) return undefined;
+  if (declared !== null && contentType?.toLowerCase().startsWith("application/json")) return request.json().then(objectOnly);
   return readBounded(request.body, API_BODY_MAX).then((text) => {
     if (text === null) return TOO_LARGE;
-    return text.trim() === "" ? {} : JSON.parse(text);
+    return text.trim() === "" ? {} : objectOnly(JSON.parse(text));
   });
 }
+
+/** The parsed body of a request whose JSON is not an object (`5`, `[]`, `null`, `"x"`): refused before validation. */
+export const NOT_AN_OBJECT = Object.freeze({});
+
+/**
+ * Every API body is a JSON object. Elysia coerces a body for a schema with number fields, and
+ * turned `5`, `[]` or `null` into `{}`: such a PATCH answered 200 having changed nothing.
+ */
+const objectOnly = (v: unknown) => (v !== null && typeof v === "object" && !Array.isArray(v) ? v : NOT_AN_OBJECT);

@@ -167,7 +167,7 @@ export function sessionService(db: Db, clock: Clock) {
     }
     if (corpusId !== undefined) {
       // Unknown, deleted or another organization's corpus: refused alike, so nothing leaks.
-      if (!db.query(LIVE_CORPUS).get(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not accessible`);
+      if (!db.query(LIVE_CORPUS).get(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not a corpus of your organization`);
       where.push("EXISTS (SELECT 1 FROM session_corpora sc WHERE sc.session_id = s.id AND sc.corpus_id = ?)");
       args.push(corpusId);
       filters.corpusId = corpusId;

@@ -52,3 +52,13 @@ test("identifiers, missing fields and bodies that are not objects", async () => 
   expect(await refusal("POST", "/v1/auth/access-token", { scope: [] })).toEqual([400, "Invalid body field 'scope': must be a non-empty array, each a string"]);
   expect(await refusal("POST", "/v1/corpus/", [])).toEqual([400, "Invalid request body: must be a JSON object"]);
 });
+
+test("a body that is JSON but not an object → 400, also where Elysia would coerce it to {} (schemas with numbers)", async () => {
+  const agent = (await a.api("POST", "/v1/agent/", { name: "coerced" })).body.id;
+  for (const body of ["5", "[]", "null", `"x"`]) {
+    for (const path of [`/v1/agent/${agent}`, `/v1/corpus/${corpusId}`]) {
+      const r = await k.request("PATCH", path, body, { authorization: `Bearer ${await a.jwt()}` });
+      expect({ body, path, status: r.status, message: r.body.message }).toEqual({ body, path, status: 400, message: "Invalid request body: must be a JSON object" });
+    }
+  }
+});
