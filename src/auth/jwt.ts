@@ -87,9 +87,24 @@ export function verifyJwt(db: Db, token: string, nowMs: number): Principal | Pro
     return verifyFresh(db, token, nowMs);
   }
   const tol = CLOCK_TOLERANCE_S * 1000;
-  if (nowMs >= hit.expMs + tol) throw deny('"exp" claim timestamp check failed');
-  if (nowMs < hit.nbfMs - tol) throw deny('"nbf" claim timestamp check failed');
+  if (nowMs >= hit.expMs + tol) throw deny(expired(hit.expMs / 1000));
+  if (nowMs < hit.nbfMs - tol) throw deny(notYet(hit.nbfMs / 1000));
   return hit.principal;
+}
+
+const at = (seconds: unknown) => (typeof seconds === "number" && Number.isFinite(seconds) && Math.abs(seconds) < 8.64e12 ? new Date(seconds * 1000).toISOString() : String(seconds));
+const expired = (exp: unknown) => `it expired at ${at(exp)} (its exp claim)`;
+const notYet = (nbf: unknown) => `it is not valid before ${at(nbf)} (its nbf claim)`;
+
+/** jose's refusals, said in words of the token rather than of the library. */
+function inWords(e: unknown): string {
+  const { code, claim, payload, message } = e as { code?: string; claim?: string; payload?: Record<string, unknown>; message?: string };
+  if (code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED") return KEY_OR_SIGNATURE;
+  if (code === "ERR_JWT_EXPIRED") return expired(payload?.exp);
+  if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && claim === "nbf" && /timestamp check/.test(message ?? "")) return notYet(payload?.nbf);
+  if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && claim) return /missing/.test(message ?? "") ? `the ${claim} claim is required` : `its ${claim} claim is invalid`;
+  if (code === "ERR_JWT_INVALID" || code === "ERR_JWS_INVALID") return "not a well-formed JWT";
+  return String(message ?? e);
 }
 
 async function verifyFresh(db: Db, token: string, nowMs: number): Promise<Principal> {
@@ -114,7 +129,7 @@ async function verifyFresh(db: Db, token: string, nowMs: number): Promise<Princi
       currentDate: new Date(nowMs),
     }));
   } catch (e) {
-    throw deny((e as { code?: string }).code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" ? KEY_OR_SIGNATURE : (e as Error).message);
+    throw deny(inWords(e));
   }
   if (typeof payload.iat === "number" && payload.iat * 1000 > nowMs + CLOCK_TOLERANCE_S * 1000) throw deny("iat is in the future");
   if (typeof payload.sub !== "string" || !payload.sub) throw deny("sub must be a non-empty string");
