@@ -3,13 +3,31 @@
 // under a per-language heading. Text is extracted verbatim, so it stays in the document's language.
 import { cosine, hashEmbed } from "./builtin-embed.ts";
 import { detectLang, summaryTitle } from "./lang.ts";
-import { sentences } from "./text.ts";
+import { ellipsize, sentences } from "./text.ts";
 import { approxTokenCount } from "./builtin-tokens.ts";
 import type { Summariser, SummaryResult } from "./types.ts";
 
 export const BUILTIN_SUMMARY_ID = "builtin-extractive-summary";
 const LEAD = 2;
 const MAX_BULLETS = 7;
+/**
+ * Characters of one bullet: two or three long sentences' worth. A document that is one
+ * "sentence" (a 50 MB word, a CSV row of a million columns) made its whole 200,000-character
+ * input a bullet, stored, embedded and served as the summary.
+ */
+export const BULLET_CHARS = 300;
+/**
+ * Characters of the whole summary: MAX_BULLETS bullets of BULLET_CHARS nearly fit. The summary is
+ * stored as a chunk without being split, so this keeps it a fifth of the default chunk size
+ * (10,000 characters).
+ */
+export const SUMMARY_CHARS = 2_000;
+/**
+ * Sentences the bullets are chosen from, the first ones: more than the summary input (200,000
+ * characters) holds unless they average under 40 characters. Each is embedded and its vector
+ * kept: 66,000 fragments ("A. A. A. …") took 1.3 s and 100 MB.
+ */
+const MAX_CANDIDATES = 5_000;
 
 // stripMarkdown does by hand what a regex did where that regex could retry a long run once per
 // character: a link regex on 1,000,000 unclosed "[" took about 50 s, and ^\s* on 40,000 blank
@@ -120,7 +138,7 @@ export function extractiveSummary(markdown: string, lang: string): SummaryResult
   const all = sentences(stripMarkdown(markdown));
   // Headings and fragments are poor bullets; keep sentences with at least 5 words.
   const sents = all.filter((s) => s.split(/\s+/).length >= 5);
-  const pool = sents.length ? sents : all;
+  const pool = (sents.length ? sents : all).slice(0, MAX_CANDIDATES);
   const title = `## ${summaryTitle(lang || detectLang(markdown))}`;
   const promptTokens = approxTokenCount(markdown);
   if (!pool.length) return { text: title + "\n", promptTokens, completionTokens: 2 };
@@ -130,13 +148,18 @@ export function extractiveSummary(markdown: string, lang: string): SummaryResult
   const want = Math.min(MAX_BULLETS, Math.max(3, Math.ceil(pool.length * 0.1)));
   const chosen = new Set<number>();
   for (let i = 0; i < Math.min(LEAD, pool.length); i++) chosen.add(i);
-  const byCentrality = pool.map((_, i) => i).sort((a, b) => cosine(vecs[b]!, centroid) - cosine(vecs[a]!, centroid));
+  const central = vecs.map((v) => cosine(v, centroid));
+  const byCentrality = pool.map((_, i) => i).sort((a, b) => central[b]! - central[a]!);
   for (const i of byCentrality) {
     if (chosen.size >= want) break;
     chosen.add(i);
   }
-  const bullets = [...chosen].sort((a, b) => a - b).map((i) => `- ${pool[i]}`);
-  const text = `${title}\n\n${bullets.join("\n")}\n`;
+  let text = `${title}\n\n`;
+  for (const i of [...chosen].sort((a, b) => a - b)) {
+    const bullet = `- ${ellipsize(pool[i]!, BULLET_CHARS)}\n`;
+    if (text.length + bullet.length > SUMMARY_CHARS) break;
+    text += bullet;
+  }
   return { text, promptTokens, completionTokens: approxTokenCount(text) };
 }
 
