@@ -1,6 +1,9 @@
 import { ConversionError } from "./errors.ts";
 import { codeFence, escapeLineStart } from "./markdown-writer.ts";
 
+export const UTF8_INVALID = "the file is not valid UTF-8 text";
+export const NUL_BYTES = "the file contains NUL bytes, so it is not text";
+
 /**
  * Decodes text strictly: UTF-8 (a stray BOM is dropped), or UTF-16 when a byte-order mark says
  * so (what Windows editors write as "Unicode"). Commit-time sniffing runs exactly this check.
@@ -11,9 +14,9 @@ export function decodeStrict(bytes: Uint8Array): string {
   try {
     text = new TextDecoder(encoding, { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new ConversionError(encoding === "utf-8" ? "the file is not valid UTF-8 text" : `the file starts with a ${encoding.toUpperCase()} byte-order mark but is not valid ${encoding.toUpperCase()} text`);
+    throw new ConversionError(encoding === "utf-8" ? UTF8_INVALID : `the file starts with a ${encoding.toUpperCase()} byte-order mark but is not valid ${encoding.toUpperCase()} text`);
   }
-  if (text.includes("\u0000")) throw new ConversionError("the file contains NUL bytes, so it is not text");
+  if (text.includes("\u0000")) throw new ConversionError(NUL_BYTES);
   return text;
 }
 
