@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { DisplayName } from "../http/paging.ts";
 
 const Text = (max: number, description: string) => t.Nullable(t.String({ maxLength: max, description }));
 
@@ -23,7 +24,7 @@ const fields = {
   baseModel: t.Optional(Text(200, "A model listed with role chat by GET /v1/config/model")),
 };
 
-const Name = t.String({ minLength: 1, maxLength: 200, description: "Unique among the organization's live agents and the core agents (exact comparison)" });
+const Name = DisplayName(200, "Unique among the organization's live agents and the core agents (exact comparison)");
 
 // additionalProperties: read-only fields sent back (id, lock, systemInstruction…) are accepted and ignored.
 export const AgentCreate = t.Object({ name: Name, ...fields }, { additionalProperties: true });

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { Ack } from "../http/paging.ts";
+import { Ack, DisplayName } from "../http/paging.ts";
 import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
 import { AppError } from "../http/errors.ts";
@@ -10,9 +10,9 @@ import { createAccessToken, revokeAccessToken } from "./tokens.ts";
 const TokenBody = t.Object({
   scope: t.Array(t.String(), { minItems: 1, description: "non-empty list of DOMAIN:ACTION entries" }),
   ttl: t.Optional(t.Integer({ exclusiveMinimum: 10, description: "seconds, > 10, default 3600" })),
-  issuer: t.Optional(t.String()),
-  email: t.Optional(t.String()),
-  userId: t.Optional(t.String({ minLength: 1 })),
+  issuer: t.Optional(DisplayName(256)),
+  email: t.Optional(t.String({ maxLength: 320 })),
+  userId: t.Optional(DisplayName(256)),
 });
 
 const TokenView = t.Object({ token: t.String(), scope: t.Array(t.String()), createdAt: t.String(), expiresAt: t.String() });

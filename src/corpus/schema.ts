@@ -1,15 +1,15 @@
 import { t } from "elysia";
-import { Metadata, StoredMetadata } from "../http/paging.ts";
+import { DisplayName, Metadata, StoredMetadata } from "../http/paging.ts";
 
 /** `name` is required on create (1–256 characters): a corpus without a name cannot be told apart in a list. */
 export const CorpusCreate = t.Object({
-  name: t.String({ minLength: 1, maxLength: 256 }),
+  name: DisplayName(256),
   description: t.Optional(t.Nullable(t.String({ maxLength: 10_000 }))),
   metadata: t.Optional(Metadata),
 });
 
 export const CorpusPatch = t.Object({
-  name: t.Optional(t.String({ minLength: 1, maxLength: 256 })),
+  name: t.Optional(DisplayName(256)),
   description: t.Optional(t.Nullable(t.String({ maxLength: 10_000 }))),
   metadata: t.Optional(Metadata),
 });

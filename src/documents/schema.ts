@@ -1,9 +1,9 @@
 import { t } from "elysia";
-import { JsonObject, Metadata, PageQuery, StoredMetadata } from "../http/paging.ts";
+import { DisplayName, JsonObject, Metadata, PageQuery, StoredMetadata } from "../http/paging.ts";
 import { STATUSES } from "./rows.ts";
 import { SORTS } from "./search.ts";
 
-const Filename = t.String({ minLength: 1, maxLength: 1024, description: "Display name; stored as given, never used in a storage path" });
+const Filename = DisplayName(1024, "Display name; stored as given, never used in a storage path");
 // Items and count are bounded loosely here (and by the body limit): the rule applies after trimming (fields.ts).
 const Tags = t.Array(t.String(), { maxItems: 1000, description: "At most 32 tags of at most 64 characters, after trimming, dropping blanks and collapsing duplicates" });
 const Time = t.String({ description: "ISO-8601 timestamp" });

@@ -90,3 +90,17 @@ export const StoredMetadata = JsonObject("free-form JSON object", null);
 
 export const Ack = t.Object({ timestamp: t.String(), message: t.String() });
 export const ack = (message: string, now: number) => ({ timestamp: new Date(now).toISOString(), message });
+
+/**
+ * A name people read (corpus, agent, file name, token issuer): 1 to `max` characters, not only
+ * blanks, and no control characters. A NUL or a newline in a name breaks every listing that shows
+ * it and the Content-Disposition of a download; a name of spaces reads as none.
+ */
+export const DisplayName = (max: number, description?: string) =>
+  t.String({
+    minLength: 1,
+    maxLength: max,
+    pattern: "^(?=[\\s\\S]*\\S)[^\\u0000-\\u001F\\u007F]*$",
+    error: `must be 1 to ${max} characters, not only blanks, without control characters`,
+    ...(description ? { description } : {}),
+  });

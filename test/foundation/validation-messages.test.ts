@@ -42,7 +42,7 @@ test("enumerations list their values, whether literals or patterned query string
 test("a bad element is named by its index, inside a nullable array too", async () => {
   expect(await refusal("POST", "/v1/doc/init", init({ tags: ["a", 5] }))).toEqual([400, "Invalid body field 'tags[1]': must be a string (got 5)"]);
   expect(await refusal("POST", "/v1/doc/init", init({ tags: ["ok", " ", "x".repeat(65)] }))).toEqual([400, "Invalid body field 'tags[2]': must be at most 64 characters after trimming (got 65)"]);
-  expect(await refusal("PATCH", `/v1/chunk/${crypto.randomUUID()}`, { pages: [0] })).toEqual([400, "Invalid body field 'pages[0]': must be an integer of at least 1 (got 0)"]);
+  expect(await refusal("PATCH", `/v1/chunk/${crypto.randomUUID()}`, { pages: [0] })).toEqual([400, "Invalid body field 'pages[0]': must be an integer from 1 to 1000000 (got 0)"]);
 });
 
 test("identifiers, missing fields and bodies that are not objects", async () => {
@@ -61,4 +61,20 @@ test("a body that is JSON but not an object → 400, also where Elysia would coe
       expect({ body, path, status: r.status, message: r.body.message }).toEqual({ body, path, status: 400, message: "Invalid request body: must be a JSON object" });
     }
   }
+});
+
+test("names people read: not only blanks, no control characters, bounded (corpus, agent, file name, token user)", async () => {
+  const rule = (field: string, max: number) => `Invalid body field '${field}': must be 1 to ${max} characters, not only blanks, without control characters`;
+  expect(await refusal("POST", "/v1/corpus/", { name: "   " })).toEqual([400, rule("name", 256)]);
+  expect(await refusal("POST", "/v1/corpus/", { name: "a\u0000b" })).toEqual([400, rule("name", 256)]);
+  expect(await refusal("POST", "/v1/agent/", { name: "two\nlines" })).toEqual([400, rule("name", 200)]);
+  expect(await refusal("POST", "/v1/doc/init", init({ filename: "a\r\nb.txt" }))).toEqual([400, rule("filename", 1024)]);
+  expect(await refusal("POST", "/v1/auth/access-token", { scope: ["doc:read"], userId: "u".repeat(100_000) })).toEqual([400, rule("userId", 256)]);
+  // Everything else readable is kept as given.
+  const ok = await a.api("POST", "/v1/corpus/", { name: " Ünïcödé 名前 — ok " });
+  expect([ok.status, ok.body.name]).toEqual([200, " Ünïcödé 名前 — ok "]);
+});
+
+test("chunk pages are bounded: 1e20 is refused rather than stored where no search finds it", async () => {
+  expect(await refusal("PATCH", `/v1/chunk/${crypto.randomUUID()}`, { pages: [1e20] })).toEqual([400, "Invalid body field 'pages[0]': must be an integer from 1 to 1000000 (got 100000000000000000000)"]);
 });
