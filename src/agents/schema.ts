@@ -20,7 +20,8 @@ const fields = {
   useHistory: t.Optional(t.Boolean({ description: "false answers each question alone" })),
   historySize: t.Optional(t.Nullable(t.Integer({ minimum: 0, maximum: 100, description: "Last N posts replayed, 0 to 100" }))),
   thinkingMode: t.Optional(t.Union([t.Literal("LOW"), t.Literal("HIGH")], { description: "LOW or HIGH" })),
-  temperature: t.Optional(t.Nullable(t.Number({ minimum: 0, maximum: 1, description: "0 to 1" }))),
+  // Numeric: like every number of the API, its string form ("0.5") is accepted too.
+  temperature: t.Optional(t.Nullable(t.Numeric({ minimum: 0, maximum: 1, description: "0 to 1" }))),
   baseModel: t.Optional(Text(200, "A model listed with role chat by GET /v1/config/model")),
 };
 

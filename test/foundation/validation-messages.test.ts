@@ -78,3 +78,9 @@ test("names people read: not only blanks, no control characters, bounded (corpus
 test("chunk pages are bounded: 1e20 is refused rather than stored where no search finds it", async () => {
   expect(await refusal("PATCH", `/v1/chunk/${crypto.randomUUID()}`, { pages: [1e20] })).toEqual([400, "Invalid body field 'pages[0]': must be an integer from 1 to 1000000 (got 100000000000000000000)"]);
 });
+
+test("a number's string form is accepted wherever a number is, nullable fields too", async () => {
+  const r = await a.api("POST", "/v1/agent/", { name: "strings", topK: "5", rerankTopK: "3", temperature: "0.5" });
+  expect([r.status, r.body.topK, r.body.rerankTopK, r.body.temperature]).toEqual([200, 5, 3, 0.5]);
+  expect(await refusal("POST", "/v1/agent/", { name: "T", temperature: "warm" })).toEqual([400, `Invalid body field 'temperature': must be a number from 0 to 1, or null (got "warm")`]);
+});
