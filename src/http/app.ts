@@ -59,7 +59,7 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
     .use(postRoutes(ctx, services.posts, services.queries))
     .use(usageRoutes(ctx, services.usage))
     .use(widgetRoutes(ctx, services))
-    .use(unknownApiRoutes(ctx));
+    .use(unknownApiRoutes(ctx, () => built?.routes ?? []));
   built = app;
   return app;
 }

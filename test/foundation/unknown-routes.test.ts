@@ -28,10 +28,22 @@ test("without a credential, or with an invalid one: 403, as for existing paths",
   }
 });
 
-test("with a valid credential: 404 naming the method and path, in the error object", async () => {
-  for (const [method, path] of unknown) {
-    const r = await a.api(method, path);
-    expect({ status: r.status, message: r.body.message, path: r.body.path }).toEqual({ status: 404, message: `No route for ${method} ${path}`, path });
+test("with a valid credential: 404 for a path the API does not have, in the error object", async () => {
+  for (const path of ["/v1/nothing", `/v1/doc/${crypto.randomUUID()}/nope`]) {
+    const r = await a.api("GET", path);
+    expect({ status: r.status, message: r.body.message, path: r.body.path }).toEqual({ status: 404, message: `No route for GET ${path}`, path });
+  }
+});
+
+test("with a valid credential, a path served under other methods: 405 with Allow", async () => {
+  for (const [method, path, allowed] of [["PUT", "/v1/agent/", ["GET", "POST"]], ["DELETE", "/v1/corpus/", ["GET", "POST"]], ["POST", `/v1/doc/${crypto.randomUUID()}`, ["DELETE", "GET", "PATCH"]]] as const) {
+    const r = await fetch(`${k.url}${path}`, { method, headers: { authorization: `Bearer ${await a.jwt()}` } });
+    const body = (await r.json()) as { message: string; allowed: string[] };
+    expect({ status: r.status, allow: r.headers.get("allow"), body }).toEqual({
+      status: 405,
+      allow: allowed.join(", "),
+      body: expect.objectContaining({ message: `${method} is not allowed on ${path} (allowed: ${allowed.join(", ")})`, allowed }),
+    });
   }
 });
 
