@@ -51,8 +51,10 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
   try {
     reason = sniff(bytes, r.content_type);
   } catch (e) {
-    // Sniffing reads untrusted bytes: whatever it trips on is the file's fault, never a 500.
-    reason = `the file could not be inspected (${briefMessage(e)})`;
+    // Sniffing reads untrusted bytes: whatever it trips on is the file's fault, never a 500. The
+    // runtime's own words go to the log, not to the client.
+    ctx.log.error("inspecting an upload failed", { documentId: id, error: briefMessage(e) });
+    reason = "the file could not be inspected (its structure cannot be read)";
   }
   if (reason) fail("UNSUPPORTED_MEDIA_TYPE", `The uploaded bytes are not ${r.content_type}: ${reason}`);
   // The storage route hashed the bytes as it wrote them; a file that got there another way is hashed here.

@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { decodeStrict, NUL_BYTES, UTF8_INVALID } from "./convert/text.ts";
 import { DOCX, PPTX, XLSX, mediaType } from "./formats.ts";
-import { briefMessage, ConversionError } from "./convert/errors.ts";
+import { ConversionError } from "./convert/errors.ts";
 import { readCentralDirectory, readEntry } from "./convert/zip.ts";
 
 // Checks that bytes are what their declared type says, cheaply and without trusting the content:
@@ -47,7 +47,7 @@ function sniffOoxml(bytes: Uint8Array, partPrefix: string, mainType: string): st
   } catch (err) {
     if (err instanceof ConversionError) return err.message;
     // Any other failure reading a hostile archive (an out-of-bounds read, say) is still a bad file.
-    return `the zip archive is corrupt (${briefMessage(err)})`;
+    return "the zip archive is corrupt (its directory or an entry cannot be read)";
   }
 }
 

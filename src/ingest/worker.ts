@@ -27,7 +27,6 @@
 import { readFileSync } from "node:fs";
 import { IngestFailure, parseDocument } from "./pipeline.ts";
 import type { ConvertLimits } from "./convert/index.ts";
-import { briefMessage } from "./convert/errors.ts";
 import { enrich, type EnrichRequest } from "./enrich.ts";
 import { stderrLogger } from "../context.ts";
 import { dieWithParent } from "../runtime/parent-death.ts";
@@ -88,14 +87,17 @@ async function bytesOf(req: { path?: string; bytes?: Uint8Array }): Promise<Uint
 /**
  * An exception raised while converting or chunking a document comes from the document (a converter
  * meeting input it does not expect), and parsing is deterministic: reported as a worker crash it was
- * retried twice more and then blamed on a crash that never happened. It fails the document at once, with
- * the first line of the message; the stack goes to the log, since it is a converter bug to fix.
+ * retried twice more and then blamed on a crash that never happened. It fails the document at once; the
+ * runtime's own words ("Array length must be a positive integer") tell a user nothing, so statusMsg says
+ * what happened and the message with its stack goes to the log, since it is a converter bug to fix.
  * A worker that really dies (memory, signal) is still seen by the pool as a crash.
  */
+export const CONVERTER_FAILED = "could not convert the document: the converter failed on its content (a fault on our side; the server log has the details)";
+
 export function asDocumentFailure(e: unknown): IngestFailure {
   if (e instanceof IngestFailure) return e;
   stderrLogger.error("conversion raised an unexpected error", { error: String((e as Error)?.stack ?? e).slice(0, 4000) });
-  return new IngestFailure(`could not convert the document: ${briefMessage(e)}`);
+  return new IngestFailure(CONVERTER_FAILED);
 }
 
 async function handle(req: WorkerRequest): Promise<void> {
