@@ -3,6 +3,7 @@ import type { Element, ElementType } from "../../src/ingest/elements.ts";
 import { markdownToElements } from "../../src/ingest/elements.ts";
 import { chunkElements, parseChunkConfig, type ChunkConfig } from "../../src/ingest/chunker/index.ts";
 import { buildPreChunks, combinePreChunks, isTable, TEXT_SEPARATOR, type PreChunk } from "../../src/ingest/chunker/prechunk.ts";
+import { rng } from "../helpers/seeded.ts";
 
 /** The combiner as it was before it was made linear (concat on every merge): the reference output. */
 function quadraticCombine(pcs: PreChunk[], cfg: ChunkConfig): PreChunk[] {
@@ -31,14 +32,6 @@ function quadraticCombine(pcs: PreChunk[], cfg: ChunkConfig): PreChunk[] {
   }
   if (acc) out.push(acc);
   return out;
-}
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
 }
 
 describe("combining pre-chunks", () => {

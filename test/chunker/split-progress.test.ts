@@ -2,11 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Element } from "../../src/ingest/elements.ts";
 import { chunkElements, parseChunkConfig } from "../../src/ingest/chunker/index.ts";
 import { splitPieces, splitText } from "../../src/ingest/chunker/split.ts";
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
-}
+import { rng } from "../helpers/seeded.ts";
 
 /** At most `cap` pieces, so a splitter that stops advancing fails instead of running forever. */
 function take(text: string, max: number, overlap: number, cap: number): string[] {

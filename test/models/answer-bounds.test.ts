@@ -2,14 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { extractiveAnswer } from "../../src/models/builtin-answer.ts";
 import { PLATFORM_DEFAULT } from "../../src/ingest/chunker/index.ts";
 import type { AnswerRequest, Passage } from "../../src/models/types.ts";
+import { timed } from "../helpers/seeded.ts";
 
 const req = (question: string, passages: Passage[]): AnswerRequest => ({ question, lang: "en", system: "", history: [], passages });
-
-const timed = <T>(f: () => T): [T, number] => {
-  const t0 = performance.now();
-  const r = f();
-  return [r, performance.now() - t0];
-};
 
 const FILLER = "The cafeteria serves lunch from noon on weekdays. Parking permits are renewed every spring. ";
 const LEAVE = "Employees accrue 25 vacation days of paid leave per calendar year.";

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { sentences } from "../../src/models/text.ts";
+import { rng, timed } from "../helpers/seeded.ts";
 
 /** sentences() as it was before it was made linear: the reference output on short texts. */
 const ABBREV = new Set(["e.g", "i.e", "etc", "mr", "mrs", "ms", "dr", "prof", "vs", "no", "fig", "p", "pp", "cf", "st", "z.b", "bzw", "ca", "nr", "s"]);
@@ -22,20 +23,6 @@ function regexSentences(text: string): string[] {
   }
   return out;
 }
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
-
-const timed = <T>(f: () => T): [T, number] => {
-  const t0 = performance.now();
-  const r = f();
-  return [r, performance.now() - t0];
-};
 
 describe("sentences() is linear in its input", () => {
   test("same sentences as the regex splitter on random text built from its special characters", () => {

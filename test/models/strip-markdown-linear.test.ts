@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { stripMarkdown } from "../../src/models/builtin-summary.ts";
+import { rng, timed } from "../helpers/seeded.ts";
 
 /** stripMarkdown() as it was before it was made linear: the reference output on short texts. */
 const regexStrip = (md: string) =>
@@ -11,20 +12,6 @@ const regexStrip = (md: string) =>
     .replace(/^#{1,6}\s+(.*)$/gm, "\n$1\n")
     .replace(/[*_`]{1,3}/g, "")
     .replace(/^\s*>\s?/gm, "");
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
-
-const timed = <T>(f: () => T): [T, number] => {
-  const t0 = performance.now();
-  const r = f();
-  return [r, performance.now() - t0];
-};
 
 describe("stripMarkdown() is linear in its input", () => {
   test("same text as the regex version on random markdown built from its special characters", () => {

@@ -2,14 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { BULLET_CHARS, SUMMARY_CHARS, extractiveSummary } from "../../src/models/builtin-summary.ts";
 import { PLATFORM_DEFAULT } from "../../src/ingest/chunker/index.ts";
 import { SUMMARY_INPUT_CHARS } from "../../src/ingest/enrich.ts";
+import { timed } from "../helpers/seeded.ts";
 
 const bullets = (summary: string) => summary.split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2));
-
-const timed = <T>(f: () => T): [T, number] => {
-  const t0 = performance.now();
-  const r = f();
-  return [r, performance.now() - t0];
-};
 
 describe("the extractive summary is bounded in length", () => {
   test("the caps leave the summary chunk well within the default chunk size", () => {
