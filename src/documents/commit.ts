@@ -1,7 +1,7 @@
 import { briefMessage } from "../ingest/convert/errors.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, badRequest, conflict, type ErrorCode } from "../http/errors.ts";
-import { sniff } from "../ingest/sniff.ts";
+import { inspectUpload } from "./inspect.ts";
 import { recordUsage } from "../usage/record.ts";
 import { uploadedObject, uploadInProgress } from "../storage/grants.ts";
 import { getRow, view, type DocRow, type DocumentView } from "./rows.ts";
@@ -46,20 +46,18 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
 
   const max = ctx.config.maxUploadBytes;
   if (stat.size > max) fail("PAYLOAD_TOO_LARGE", `The uploaded file has ${stat.size} bytes; the maximum is ${max}`);
-  const bytes = (await blobs.get(r.blob_key)) ?? new Uint8Array(0);
-  let reason: string | null;
-  try {
-    reason = sniff(bytes, r.content_type);
-  } catch (e) {
-    // Sniffing reads untrusted bytes: whatever it trips on is the file's fault, never a 500. The
-    // runtime's own words go to the log, not to the client.
-    ctx.log.error("inspecting an upload failed", { documentId: id, error: briefMessage(e) });
-    reason = "the file could not be inspected (its structure cannot be read)";
-  }
-  if (reason) fail("UNSUPPORTED_MEDIA_TYPE", `The uploaded bytes are not ${r.content_type}: ${reason}`);
   // The storage route hashed the bytes as it wrote them; a file that got there another way is hashed here.
   const uploaded = uploadedObject(db, orgId, id, r.generation);
-  const hash = uploaded?.size === bytes.length ? uploaded.sha256 : new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+  const inspected = await inspectUpload(
+    blobs,
+    r.blob_key,
+    r.content_type,
+    (size) => (uploaded?.size === size ? uploaded.sha256 : undefined),
+    (e) => ctx.log.error("inspecting an upload failed", { documentId: id, error: briefMessage(e) }),
+  );
+  if (!inspected) throw badRequest("Nothing was uploaded for this document: PUT the file to uploadUrl first");
+  if (inspected.reason) fail("UNSUPPORTED_MEDIA_TYPE", `The uploaded bytes are not ${r.content_type}: ${inspected.reason}`);
+  const { size, sha256: hash } = inspected;
 
   const now = clock.now();
   const outcome = db.transaction((): { dup?: string; row: DocRow } => {
@@ -76,8 +74,8 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
     db.query(
       `UPDATE documents SET status = 'PROCESSING', status_msg = NULL, size = ?, content_hash = ?, stage = NULL, stage_done = NULL,
          stage_total = NULL, updated_at = ? WHERE org_id = ? AND id = ?`,
-    ).run(bytes.length, hash, Math.max(now, cur.updated_at + 1), orgId, id);
-    recordUsage(db, orgId, { metric: "storage", op: "created", amount: bytes.length, at: now, userId: cur.user_id, corpusId: cur.corpus_id, source: "document" });
+    ).run(size, hash, Math.max(now, cur.updated_at + 1), orgId, id);
+    recordUsage(db, orgId, { metric: "storage", op: "created", amount: size, at: now, userId: cur.user_id, corpusId: cur.corpus_id, source: "document" });
     db.query("INSERT INTO jobs (org_id, document_id, generation, state, created_at) VALUES (?, ?, ?, 'queued', ?)").run(orgId, id, cur.generation, now);
     return { row: getRow(db, orgId, id) };
   })();

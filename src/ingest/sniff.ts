@@ -59,11 +59,7 @@ function sniffOoxml(bytes: Uint8Array, partPrefix: string, mainType: string): st
  */
 function sniffText(bytes: Uint8Array): string | null {
   const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  if (!utf16) {
-    if (!isUtf8(bytes)) return UTF8_INVALID;
-    // Buffer's indexOf is memchr; TypedArray.prototype.includes compares element by element.
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) !== -1 ? NUL_BYTES : null;
-  }
+  if (!utf16) return sniffUtf8(bytes);
   try {
     decodeStrict(bytes);
   } catch (e) {
@@ -71,4 +67,85 @@ function sniffText(bytes: Uint8Array): string | null {
     throw e;
   }
   return null;
+}
+
+function sniffUtf8(bytes: Uint8Array): string | null {
+  if (!isUtf8(bytes)) return UTF8_INVALID;
+  // Buffer's indexOf is memchr; TypedArray.prototype.includes compares element by element.
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) !== -1 ? NUL_BYTES : null;
+}
+
+/** How much of an upload `sniff` reads for a type: the first KiB of a PDF, all of anything else. */
+export function sniffNeeds(contentType: string): "head" | "text" | "whole" {
+  const type = mediaType(contentType);
+  if (type === "application/pdf") return "head";
+  return TEXT_TYPES.has(type) ? "text" : "whole";
+}
+
+export const SNIFF_HEAD_BYTES = 1024;
+
+/**
+ * `sniff` of a text upload fed in pieces, for commit to read a large file a piece at a time
+ * instead of holding it whole: same verdicts and words as sniffText. A UTF-8 character cut by a
+ * piece's end is carried to the next piece, so every piece checked ends on a character boundary
+ * (or is invalid anyway). A file that starts with a UTF-16 byte-order mark is kept whole and
+ * checked by the strict decoder, as before: such files are rare and small.
+ */
+export class TextSniffer {
+  private carry: Uint8Array = new Uint8Array(0);
+  private first = true;
+  private utf16?: Uint8Array[];
+  // Invalid UTF-8 anywhere is reported before a NUL, as the whole-file check does.
+  private invalid = false;
+  private nul = false;
+
+  push(piece: Uint8Array): void {
+    if (this.invalid) return;
+    let bytes = piece;
+    if (this.carry.length) {
+      bytes = new Uint8Array(this.carry.length + piece.length);
+      bytes.set(this.carry);
+      bytes.set(piece, this.carry.length);
+      this.carry = new Uint8Array(0);
+    }
+    if (this.first) {
+      // A byte-order mark needs two bytes to be seen.
+      if (bytes.length < 2) {
+        this.carry = bytes.slice();
+        return;
+      }
+      this.first = false;
+      if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) this.utf16 = [];
+    }
+    if (this.utf16) {
+      this.utf16.push(bytes.slice());
+      return;
+    }
+    const cut = characterBoundary(bytes);
+    this.carry = bytes.slice(cut);
+    this.check(bytes.subarray(0, cut));
+  }
+
+  finish(): string | null {
+    if (this.utf16) return sniffText(Buffer.concat(this.utf16));
+    if (this.carry.length) this.check(this.carry);
+    return this.invalid ? UTF8_INVALID : this.nul ? NUL_BYTES : null;
+  }
+
+  private check(bytes: Uint8Array): void {
+    const verdict = sniffUtf8(bytes);
+    if (verdict === UTF8_INVALID) this.invalid = true;
+    else if (verdict === NUL_BYTES) this.nul = true;
+  }
+}
+
+/** Where the last complete UTF-8 character of `b` ends (a lead byte whose sequence runs past the end is cut off). */
+function characterBoundary(b: Uint8Array): number {
+  for (let i = b.length - 1; i >= Math.max(0, b.length - 4); i--) {
+    const x = b[i]!;
+    if ((x & 0xc0) === 0x80) continue; // a continuation byte: its lead is further back
+    const need = x < 0x80 ? 1 : (x & 0xe0) === 0xc0 ? 2 : (x & 0xf0) === 0xe0 ? 3 : (x & 0xf8) === 0xf0 ? 4 : 1;
+    return i + need > b.length ? i : b.length;
+  }
+  return b.length;
 }

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { sniff } from "../../src/ingest/sniff.ts";
+import { sniff, TextSniffer } from "../../src/ingest/sniff.ts";
+import { rng } from "../helpers/seeded.ts";
 import { decodeStrict } from "../../src/ingest/convert/text.ts";
 import { ConversionError } from "../../src/ingest/convert/errors.ts";
 
@@ -55,4 +56,21 @@ test("random bytes, mostly text with a few stray ones: the same verdict as stric
     expect(sniff(bytes, "text/plain")).toBe(want);
   }
   expect(refused).toBeGreaterThan(200); // the mutations did produce invalid text to compare on
+});
+
+test("fed in pieces cut anywhere (inside a character too): the same verdict as the whole", () => {
+  const rand = rng(5);
+  const sample = new TextEncoder().encode("αβγ 名前 😀 plain \n".repeat(8));
+  for (let i = 0; i < 1500; i++) {
+    const bytes = sample.slice();
+    if (i % 3) for (let j = 0; j < 1 + Math.floor(rand() * 2); j++) bytes[Math.floor(rand() * bytes.length)] = Math.floor(rand() * 256);
+    if (i % 50 === 0) bytes.set([0xff, 0xfe]); // UTF-16 by byte-order mark
+    const sniffer = new TextSniffer();
+    for (let at = 0; at < bytes.length; ) {
+      const n = 1 + Math.floor(rand() * 9);
+      sniffer.push(bytes.subarray(at, at + n));
+      at += n;
+    }
+    expect({ i, got: sniffer.finish() }).toEqual({ i, got: reference(bytes) });
+  }
 });
