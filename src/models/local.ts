@@ -3,7 +3,7 @@
 import { approxTokenCount } from "./builtin-tokens.ts";
 import { createLocalCrossEncoder, createLocalEmbedder } from "./local-embed.ts";
 import { GgufModel } from "./llama-runtime.ts";
-import { answerSystemPrompt, answerUserPrompt, fitPassages, parseCitations, parseRelevance, rerankPrompt, saidNotFound, summarySystemPrompt } from "./prompt.ts";
+import { answerSystemPrompt, answerUserPrompt, fitPassages, parseCitations, parseRelevance, rerankPrompt, saidNotFound, SUMMARY_MAX_TOKENS, summarySystemPrompt } from "./prompt.ts";
 import type { ModelsConfig } from "./registry.ts";
 import type { ScannedModel } from "./scan.ts";
 import type { Answerer, Embedder, Reranker, Summariser, TokenCounter } from "./types.ts";
@@ -71,7 +71,7 @@ export function createLocalBackends(cfg: ModelsConfig, _models: ScannedModel[]):
       return {
         id: m.id,
         async summarise(markdown, lang) {
-          const r = await g.generate({ system: summarySystemPrompt(lang), history: [], user: markdown.slice(0, SUMMARY_INPUT_CHARS), temperature: 0, maxTokens: 256 });
+          const r = await g.generate({ system: summarySystemPrompt(lang), history: [], user: markdown.slice(0, SUMMARY_INPUT_CHARS), temperature: 0, maxTokens: SUMMARY_MAX_TOKENS });
           return { text: r.text, promptTokens: r.promptTokens, completionTokens: r.completionTokens };
         },
       };

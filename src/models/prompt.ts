@@ -73,6 +73,9 @@ export function saidNotFound(text: string, lang: string): boolean {
   return t.length === 0 || t.includes(norm(notFoundMessage(lang))) || t.includes(norm(notFoundMessage("en")));
 }
 
+/** Tokens a model may spend on a document summary, local or remote: a summary is one chunk and one vector. */
+export const SUMMARY_MAX_TOKENS = 256;
+
 export function summarySystemPrompt(lang: string): string {
   return `Summarise the document in ${LANG_NAMES[lang] ?? lang} as a short markdown bullet list under a heading. Use only facts from the document.`;
 }

@@ -4,7 +4,7 @@
 // many, but only those the operator chose are valid for agents.
 import { RemoteModelError } from "./errors.ts";
 import { approxTokenCount } from "./builtin-tokens.ts";
-import { answerSystemPrompt, answerUserPrompt, parseCitations, parseRelevance, rerankPrompt, saidNotFound, summarySystemPrompt } from "./prompt.ts";
+import { answerSystemPrompt, answerUserPrompt, parseCitations, parseRelevance, rerankPrompt, saidNotFound, SUMMARY_MAX_TOKENS, summarySystemPrompt } from "./prompt.ts";
 import type { Answerer, Embedder, ModelInfo, Reranker, Summariser } from "./types.ts";
 
 export interface RemoteConfig { url: string; apiKey?: string; chatModel?: string; embeddingModel?: string }
@@ -143,8 +143,10 @@ export function createRemoteBackends(cfg: RemoteConfig): RemoteBackends {
     summariser(id) {
       return {
         id,
+        // Bounded like the local models' summaries (256 tokens): the summary is a chunk of its own
+        // and is embedded as one vector; an unbounded reply could be any length.
         summarise: (markdown, lang) =>
-          chat({ model: name(id), messages: [{ role: "system", content: summarySystemPrompt(lang) }, { role: "user", content: markdown }], temperature: 0 }),
+          chat({ model: name(id), messages: [{ role: "system", content: summarySystemPrompt(lang) }, { role: "user", content: markdown }], temperature: 0, maxTokens: SUMMARY_MAX_TOKENS }),
       };
     },
     reranker(id) {

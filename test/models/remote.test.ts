@@ -67,6 +67,13 @@ describe("remote OpenAI-compatible tier", () => {
     expect(await reg.reranker("remote:tiny-chat")!.rerank("capital", ["Paris is the capital", "Berlin"])).toEqual([9, 1]);
   });
 
+  test("a summary is asked for with a bounded reply, like the local models' (it is one chunk and one vector)", async () => {
+    const reg = await createModelRegistry(cfg());
+    await reg.summariser().summarise("# Leave\n\nEmployees get 25 days.", "en");
+    const body = stub.calls.at(-1)!.body;
+    expect([body.max_tokens, body.messages[0].role, body.messages[1].content]).toEqual([256, "system", "# Leave\n\nEmployees get 25 days."]);
+  });
+
   test("a wrong key surfaces as RemoteModelError with the status", async () => {
     const reg = await createModelRegistry(cfg("wrong"));
     const err = await reg.embedder().embed(["x"], "query").catch((e) => e);
