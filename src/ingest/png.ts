@@ -4,14 +4,16 @@
  * which 3 repeat and the alpha never varies, and tiles came out ~11× larger than needed
  * (1024×1449 text page: 290 KB against 26 KB here). Pages are filled white before rendering, so
  * alpha carries nothing; a page whose pixels are all grey is written as 8-bit greyscale,
- * anything else as 8-bit RGB, each row with the filter PNG encoders conventionally pick (the
- * smallest sum of absolute differences).
+ * anything else as 8-bit RGB.
  */
 import { crc32, deflateSync } from "node:zlib";
 
 const SIGNATURE = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
 const GREY = 0;
 const RGB = 2;
+const NONE = 0;
+const SUB = 1;
+const UP = 2;
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
@@ -23,14 +25,26 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
-const cost = (row: Uint8Array) => {
-  let s = 0;
-  for (let i = 0; i < row.length; i++) {
-    const v = row[i]!;
-    s += v < 128 ? v : 256 - v;
+/** Row `y` of the page as grey or RGB bytes, into `out`. */
+function readRow(rgba: Uint8Array | Uint8ClampedArray, width: number, y: number, grey: boolean, out: Uint8Array): void {
+  const src = y * width * 4;
+  if (grey) for (let x = 0; x < width; x++) out[x] = rgba[src + x * 4]!;
+  else {
+    for (let x = 0, o = 0, s = src; x < width; x++, o += 3, s += 4) {
+      out[o] = rgba[s]!;
+      out[o + 1] = rgba[s + 1]!;
+      out[o + 2] = rgba[s + 2]!;
+    }
   }
-  return s;
-};
+}
+
+/** Applies PNG filter `f` (None, Sub or Up) to row `cur` over `prev`, into `out`. */
+function filterRow(f: number, cur: Uint8Array, prev: Uint8Array, bpp: number, out: Uint8Array): void {
+  const n = cur.length;
+  if (f === NONE) out.set(cur);
+  else if (f === SUB) for (let i = 0; i < n; i++) out[i] = cur[i]! - (i >= bpp ? cur[i - bpp]! : 0);
+  else for (let i = 0; i < n; i++) out[i] = cur[i]! - prev[i]!;
+}
 
 /** Encodes RGBA pixels (alpha ignored) as a greyscale or RGB PNG. */
 export function encodeOpaquePng(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number, level = 6): Uint8Array {
@@ -38,45 +52,31 @@ export function encodeOpaquePng(rgba: Uint8Array | Uint8ClampedArray, width: num
   for (let i = 0; i < rgba.length && grey; i += 4) grey = rgba[i] === rgba[i + 1] && rgba[i] === rgba[i + 2];
   const bpp = grey ? 1 : 3;
   const stride = width * bpp;
-  const raw = new Uint8Array((stride + 1) * height);
   let prev = new Uint8Array(stride);
   let cur = new Uint8Array(stride);
-  const rows = [0, 1, 2, 3, 4].map(() => new Uint8Array(stride));
-  const [none, sub, up, avg, paeth] = rows as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+  // Each row takes the filter whose output reads smallest (the usual estimate: the sum of its
+  // bytes read as signed) among None, Sub and Up, summed in one pass; only the chosen row is
+  // written. Trying Average and Paeth too, each written out, gave rows 1 % smaller for 2–3× the
+  // time (1024×1449 text page: 52–86 ms against 150–220 ms; the canvas library's own RGBA
+  // encoder takes 95–135 ms for a file 37× larger), and previews of a 200-page PDF had become a
+  // third slower than with that encoder.
+  const raw = new Uint8Array((stride + 1) * height);
   for (let y = 0; y < height; y++) {
-    const src = y * width * 4;
-    if (grey) for (let x = 0; x < width; x++) cur[x] = rgba[src + x * 4]!;
-    else {
-      for (let x = 0, o = 0, s = src; x < width; x++, o += 3, s += 4) {
-        cur[o] = rgba[s]!;
-        cur[o + 1] = rgba[s + 1]!;
-        cur[o + 2] = rgba[s + 2]!;
-      }
-    }
+    readRow(rgba, width, y, grey, cur);
+    let cNone = 0, cSub = 0, cUp = 0;
     for (let i = 0; i < stride; i++) {
       const x = cur[i]!;
-      const a = i >= bpp ? cur[i - bpp]! : 0;
-      const b = prev[i]!;
-      const c = i >= bpp ? prev[i - bpp]! : 0;
-      none[i] = x;
-      sub[i] = x - a;
-      up[i] = x - b;
-      avg[i] = x - ((a + b) >> 1);
-      const p = a + b - c;
-      const pa = p > a ? p - a : a - p;
-      const pb = p > b ? p - b : b - p;
-      const pc = p > c ? p - c : c - p;
-      paeth[i] = x - (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+      const vSub = (x - (i >= bpp ? cur[i - bpp]! : 0)) & 255;
+      const vUp = (x - prev[i]!) & 255;
+      cNone += x < 128 ? x : 256 - x;
+      cSub += vSub < 128 ? vSub : 256 - vSub;
+      cUp += vUp < 128 ? vUp : 256 - vUp;
     }
-    let best = 0;
-    let bestCost = Infinity;
-    for (let f = 0; f < 5; f++) {
-      const c = cost(rows[f]!);
-      if (c < bestCost) [best, bestCost] = [f, c];
-    }
+    const best = Math.min(cNone, cSub, cUp);
+    const filter = best === cNone ? NONE : best === cUp ? UP : SUB;
     const at = y * (stride + 1);
-    raw[at] = best;
-    raw.set(rows[best]!, at + 1);
+    raw[at] = filter;
+    filterRow(filter, cur, prev, bpp, raw.subarray(at + 1, at + 1 + stride));
     [prev, cur] = [cur, prev];
   }
   const ihdr = new Uint8Array(13);
