@@ -1,8 +1,9 @@
-import { Type as T, type Static } from "@sinclair/typebox";
+import { Type as T, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { resolve } from "node:path";
 import { cpus } from "node:os";
 import { isIP } from "node:net";
+import { describe } from "./http/validation-message.ts";
 
 /**
  * The one place that reads the environment. Flags win over KBQA_* variables, which win over
@@ -153,12 +154,7 @@ const FALSE = ["0", "false", "no", "off"];
 function allowedText(f: Field): string {
   if (f.allowed) return f.allowed;
   if (f.kind === "bool") return "true or false";
-  const p = ConfigSchema.properties[f.key] as { minimum?: number; maximum?: number };
-  if (f.kind === "int") {
-    if (p.minimum !== undefined && p.maximum !== undefined) return `an integer from ${p.minimum} to ${p.maximum}`;
-    return p.minimum !== undefined ? `an integer of at least ${p.minimum}` : "an integer";
-  }
-  return "a value";
+  return f.kind === "int" ? describe(ConfigSchema.properties[f.key] as TSchema) : "a value";
 }
 
 /** How an error names where a setting came from: the flag, or the flag and the variable that was set. */
