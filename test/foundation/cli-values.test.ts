@@ -40,6 +40,9 @@ test("numbers state their range, from the schema", () => {
   expect(message({ "max-upload-bytes": "1e6" })).toBe('--max-upload-bytes: must be an integer of at least 1, got "1e6"');
   expect(message({ "max-upload-bytes": "99999999999999999999" })).toBe('--max-upload-bytes: must be an integer of at least 1, got "99999999999999999999"');
   expect(message({}, { KBQA_PORT: "-1" })).toBe('--port (KBQA_PORT): must be an integer from 0 to 65535, got "-1"');
+  expect(message({ "preview-max-pages": "-1" })).toBe('--preview-max-pages: must be an integer of at least 0, got "-1"');
+  expect(message({ "preview-bytes-ratio": "5000" })).toBe('--preview-bytes-ratio: must be an integer from 0 to 1000, got "5000"');
+  expect(message({ "preview-reserve-bytes": "1GiB" })).toBe('--preview-reserve-bytes: must be an integer of at least 0, got "1GiB"');
 });
 
 test("every flag refuses an explicitly empty value, naming itself; an empty variable is the default", () => {
