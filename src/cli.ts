@@ -156,7 +156,7 @@ const COMMANDS: Record<string, Command> = {
         out(addKey(db, org, readPublicKeyFile(file), kid));
         return 0;
       } catch (e) {
-        if (e instanceof KeyError) throw new CliFailure(`key refused: ${e.message}`);
+        if (e instanceof KeyError) throw new CliFailure(e.unreadable ? `--public-key: ${file} ${e.message}` : `key refused: ${e.message}`);
         throw e;
       } finally {
         db.close();

@@ -8,7 +8,12 @@ export interface KeyInfo {
   active: boolean;
 }
 
-export class KeyError extends Error {}
+export class KeyError extends Error {
+  /** True when the text is no public key at all (as opposed to a key of the wrong kind or size). */
+  constructor(message: string, readonly unreadable = false) {
+    super(message);
+  }
+}
 
 export const MIN_RSA_BITS = 2048;
 
@@ -17,8 +22,9 @@ export function checkPublicKey(pem: string): string {
   let key: KeyObject;
   try {
     key = createPublicKey(pem);
-  } catch (e) {
-    throw new KeyError(`not a readable PEM public key (${(e as Error).message})`);
+  } catch {
+    // The library's own text (an OpenSSL error code) tells the operator nothing.
+    throw new KeyError('is not a PEM public key (expected a "-----BEGIN PUBLIC KEY-----" block)', true);
   }
   if (key.asymmetricKeyType !== "rsa") {
     throw new KeyError(`only RSA keys are accepted (RS256); this is a ${key.asymmetricKeyType} key`);

@@ -1,4 +1,3 @@
-import { createPublicKey } from "node:crypto";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { CliFailure, fsReason } from "./errors.ts";
 
@@ -33,8 +32,8 @@ const PRIVATE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
 /**
  * The text of a --public-key file, refused in plain words when it cannot be read, is not a PEM
- * public key, or holds a private key (which must never be stored on the server). The key's kind
- * and size are checked by addKey. /dev/stdin and other non-regular files are read as they are.
+ * public key, or holds a private key (which must never be stored on the server). Whether it is a
+ * public key, and its kind and size, are checked by addKey. /dev/stdin and other non-regular files are read as they are.
  */
 export function readPublicKeyFile(file: string): string {
   let pem: string;
@@ -48,11 +47,6 @@ export function readPublicKeyFile(file: string): string {
   }
   if (PRIVATE.test(pem)) {
     throw new CliFailure(`--public-key: ${file} holds a private key, which must stay with you; give its public key (openssl rsa -in ${file} -pubout -out public.pem)`);
-  }
-  try {
-    createPublicKey(pem);
-  } catch {
-    throw new CliFailure(`--public-key: ${file} is not a PEM public key (expected a "-----BEGIN PUBLIC KEY-----" block)`);
   }
   return pem;
 }
