@@ -90,14 +90,3 @@ export async function selftest(modelsDir: string): Promise<{ ok: boolean; compil
   };
   return { ok: Object.values(checks).every((c) => c.ok), compiled: isCompiled(), checks };
 }
-
-/** `kbqa ping`: 0 when GET <url>/pub/ping answers 200 within the timeout (the Docker HEALTHCHECK). */
-export async function ping(url: string, timeoutMs = 5000): Promise<number> {
-  try {
-    const res = await fetch(new URL("/pub/ping", url), { signal: AbortSignal.timeout(timeoutMs) });
-    await res.arrayBuffer();
-    return res.status === 200 ? 0 : 1;
-  } catch {
-    return 1;
-  }
-}
