@@ -8,15 +8,11 @@ interface RouteLike {
   path: string;
 }
 
-/** Methods served at `path`, from the app's route table (its `:param` and `*` patterns). */
-function methodsAt(routes: readonly RouteLike[], path: string): string[] {
-  const out = new Set<string>();
-  for (const r of routes) {
-    if (r.method === "ALL" || r.path === "/v1/*") continue;
-    const pattern = r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*");
-    if (new RegExp(`^${pattern}$`).test(path)) out.add(r.method);
-  }
-  return [...out].sort();
+/** The app's routes as (method, pattern) pairs from their `:param` and `*` paths; the catch-all itself left out. */
+function patterns(routes: readonly RouteLike[]): { method: string; re: RegExp }[] {
+  return routes
+    .filter((r) => r.method !== "ALL" && r.path !== "/v1/*")
+    .map((r) => ({ method: r.method, re: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*")}$`) }));
 }
 
 /**
@@ -26,12 +22,15 @@ function methodsAt(routes: readonly RouteLike[], path: string): string[] {
  * Registered last: Elysia prefers every static and parameterised route to a wildcard.
  */
 export function unknownApiRoutes(ctx: AppContext, routes: () => readonly RouteLike[]) {
+  let compiled: { method: string; re: RegExp }[] | undefined;
   return new Elysia({ name: "unknown-api-routes" })
     .use(authPlugin(ctx))
     .all(
       "/v1/*",
       ({ request, path }) => {
-        const allowed = methodsAt(routes(), path);
+        // The route table is complete once the app is built: its patterns are compiled on first use.
+        compiled ??= patterns(routes());
+        const allowed = [...new Set(compiled.filter((r) => r.re.test(path)).map((r) => r.method))].sort();
         if (allowed.length === 0) throw new AppError("NOT_FOUND", `No route for ${request.method} ${path}`);
         const status = STATUS_OF.METHOD_NOT_ALLOWED;
         const body = errorBody(status, `${request.method} is not allowed on ${path} (allowed: ${allowed.join(", ")})`, path, { allowed });
