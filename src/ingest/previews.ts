@@ -15,10 +15,9 @@
  * are removed, so re-committing a document does not add a budget each time.
  */
 import { readdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
 import type { Logger } from "../context.ts";
 import type { BlobStore } from "../store/blob.ts";
-import { previewKey } from "../store/blob-keys.ts";
+import { documentKey, previewDirKey, previewKey } from "../store/blob-keys.ts";
 import type { Db } from "../store/db.ts";
 import { freeBytes, storageFailure } from "../store/storage-errors.ts";
 import { briefMessage } from "./convert/errors.ts";
@@ -153,13 +152,12 @@ function isCurrent(db: Db, p: PreviewJob): boolean {
 
 /** Removes the preview directories of the document's generations matching `which` (file-based store only). */
 function dropPreviews(deps: Deps, p: PreviewJob, which: (generation: number) => boolean) {
-  const probe = deps.blobs.filePath?.(previewKey(p.orgId, p.documentId, p.generation, 0, "SMALL"));
-  if (!probe) return;
-  const docDir = dirname(dirname(dirname(probe))); // …/docs/{id}/g{n}/preview/0-SMALL.png
+  const docDir = deps.blobs.filePath?.(documentKey(p.orgId, p.documentId));
+  if (!docDir) return;
   try {
     for (const entry of readdirSync(docDir)) {
       const m = /^g(\d+)$/.exec(entry);
-      if (m && which(Number(m[1]))) rmSync(join(docDir, entry, "preview"), { recursive: true, force: true });
+      if (m && which(Number(m[1]))) rmSync(deps.blobs.filePath!(previewDirKey(p.orgId, p.documentId, Number(m[1]))), { recursive: true, force: true });
     }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") deps.log.error("could not remove old previews", { documentId: p.documentId, error: briefMessage(e) });
