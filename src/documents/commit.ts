@@ -51,6 +51,7 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
   const inspected = await inspectUpload(
     blobs,
     r.blob_key,
+    stat.size,
     r.content_type,
     (size) => (uploaded?.size === size ? uploaded.sha256 : undefined),
     (e) => ctx.log.error("inspecting an upload failed", { documentId: id, error: briefMessage(e) }),

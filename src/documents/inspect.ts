@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import type { BlobStore } from "../store/blob.ts";
 import { sniff, sniffNeeds, SNIFF_HEAD_BYTES, TextSniffer } from "../ingest/sniff.ts";
 
@@ -20,6 +20,8 @@ export interface Inspection {
 export async function inspectUpload(
   blobs: BlobStore,
   key: string,
+  /** The object's size, as the caller's stat found it (commit checks it against the limit first). */
+  statSize: number,
   contentType: string,
   recordedHash: (size: number) => string | undefined,
   log: (error: unknown) => void,
@@ -40,13 +42,14 @@ export async function inspectUpload(
     if (!bytes) return null;
     return { size: bytes.length, reason: judge(bytes), sha256: recordedHash(bytes.length) ?? sha256(bytes) };
   }
-  const stat = await blobs.stat(key);
-  if (!stat) return null;
-  const known = recordedHash(stat.size);
-  if (needs === "head" && known) {
-    const head = new Uint8Array(await Bun.file(path).slice(0, SNIFF_HEAD_BYTES).arrayBuffer());
-    return { size: stat.size, reason: judge(head), sha256: known };
+  let handle: FileHandle;
+  try {
+    handle = await open(path, "r");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
   }
+  const known = recordedHash(statSize);
   // Read once, a piece at a time: the type check (text) or the first KiB (PDF), and the hash when none was recorded.
   const hasher = known ? null : new Bun.CryptoHasher("sha256");
   const text = needs === "text" ? new TextSniffer() : null;
@@ -55,8 +58,11 @@ export async function inspectUpload(
   // One buffer reused for every piece: a stream's fresh piece per read left hundreds of
   // megabytes of garbage behind a few large commits.
   const buffer = new Uint8Array(PIECE_BYTES);
-  const handle = await open(path, "r");
   try {
+    if (needs === "head" && known) {
+      const { bytesRead } = await handle.read(buffer, 0, SNIFF_HEAD_BYTES, 0);
+      return { size: statSize, reason: judge(buffer.subarray(0, bytesRead)), sha256: known };
+    }
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;

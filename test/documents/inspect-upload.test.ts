@@ -14,7 +14,8 @@ test("a multi-MiB text: size and hash of the whole file; an invalid byte past th
   try {
     const blobs = new FsBlobStore(dir);
     const errors: unknown[] = [];
-    const inspect = (key: string, type: string, recorded?: string) => inspectUpload(blobs, key, type, () => recorded, (e) => errors.push(e));
+    const inspect = async (key: string, type: string, recorded?: string) =>
+      inspectUpload(blobs, key, (await blobs.stat(key))?.size ?? 0, type, () => recorded, (e) => errors.push(e));
     // "é" is two bytes; an odd prefix puts one of them across the 1 MiB piece boundary.
     const text = new TextEncoder().encode("x" + "é".repeat(1_500_000));
     await blobs.put("a/text", text);
@@ -42,11 +43,11 @@ test("a PDF is judged by its first KiB, hashed whole when no hash was recorded",
     const pdf = new Uint8Array(3 * 1024 * 1024).fill(0x20);
     pdf.set(new TextEncoder().encode("junk\n%PDF-1.7\n"));
     await blobs.put("p/ok", pdf);
-    expect(await inspectUpload(blobs, "p/ok", "application/pdf", () => undefined, () => {})).toEqual({ size: pdf.length, reason: null, sha256: sha(pdf) });
+    expect(await inspectUpload(blobs, "p/ok", pdf.length, "application/pdf", () => undefined, () => {})).toEqual({ size: pdf.length, reason: null, sha256: sha(pdf) });
     const late = new Uint8Array(4096).fill(0x20);
     late.set(new TextEncoder().encode("%PDF-1.7"), 2048); // past the first KiB: not a PDF header
     await blobs.put("p/late", late);
-    expect((await inspectUpload(blobs, "p/late", "application/pdf", () => "h", () => {}))?.reason).toBe("the file is not a PDF (no %PDF- header)");
+    expect((await inspectUpload(blobs, "p/late", late.length, "application/pdf", () => "h", () => {}))?.reason).toBe("the file is not a PDF (no %PDF- header)");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
