@@ -58,7 +58,7 @@ export function describeValidation(e: ValidationLike): string {
   // carry it as `title` (see http/paging.ts).
   const field = fault.path || ((first.schema as { title?: string } | undefined)?.title ?? "");
   if (field) return `Invalid ${where} '${field}': ${fault.problem}`;
-  return on === "body" ? `Invalid request body: ${fault.problem.replace(/^must be a JSON object.*/, "must be a JSON object")}` : `Invalid request ${on}: ${fault.problem}`;
+  return `Invalid request ${on}: ${fault.problem}`;
 }
 
 /** The one place that turns any thrown thing into the spec's error object. */
