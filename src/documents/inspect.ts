@@ -1,6 +1,8 @@
+import { readSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import type { BlobStore } from "../store/blob.ts";
-import { sniff, sniffNeeds, SNIFF_HEAD_BYTES, TextSniffer } from "../ingest/sniff.ts";
+import type { ByteSource } from "../ingest/convert/zip.ts";
+import { sniff, sniffArchive, sniffNeeds, SNIFF_HEAD_BYTES, TextSniffer } from "../ingest/sniff.ts";
 
 export interface Inspection {
   size: number;
@@ -14,8 +16,9 @@ export interface Inspection {
  * its SHA-256 (the storage route's, when it recorded one for these bytes). Commit runs on the
  * server's event loop, and held the whole object (up to --max-upload-bytes) in memory: six
  * concurrent commits of 95 MB files took the server to 1.2 GB. Now a PDF is judged by its first
- * KiB, and a text file is read a piece at a time, checked and hashed as it goes, yielding to
- * other requests between pieces. Office files are read whole: their zip directory is at the end.
+ * KiB, an Office file by its zip directory and [Content_Types].xml, read where they are, and a
+ * text file is read a piece at a time, checked and hashed as it goes, yielding to other requests
+ * between pieces. A file is read whole (in pieces) only to hash it when the upload recorded no hash.
  */
 export async function inspectUpload(
   blobs: BlobStore,
@@ -55,6 +58,7 @@ export async function inspectUpload(
   const text = needs === "text" ? new TextSniffer() : null;
   const head: Uint8Array[] = [];
   let size = 0;
+  let zipReason: string | null = null;
   // One buffer reused for every piece: a stream's fresh piece per read left hundreds of
   // megabytes of garbage behind a few large commits.
   const buffer = new Uint8Array(PIECE_BYTES);
@@ -63,6 +67,7 @@ export async function inspectUpload(
       const { bytesRead } = await handle.read(buffer, 0, SNIFF_HEAD_BYTES, 0);
       return { size: statSize, reason: judge(buffer.subarray(0, bytesRead)), sha256: known };
     }
+    if (needs === "zip" && known) return { size: statSize, reason: sniffArchive(fileSource(handle.fd, statSize), contentType), sha256: known };
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
@@ -72,11 +77,31 @@ export async function inspectUpload(
       if (size < SNIFF_HEAD_BYTES) head.push(piece.slice(0, SNIFF_HEAD_BYTES - size));
       size += bytesRead;
     }
+    if (needs === "zip") zipReason = sniffArchive(fileSource(handle.fd, size), contentType);
   } finally {
     await handle.close();
   }
-  const reason = text ? text.finish() : judge(Buffer.concat(head));
+  const reason = text ? text.finish() : needs === "zip" ? zipReason : judge(Buffer.concat(head));
   return { size, reason, sha256: known ?? hasher!.digest("hex") };
+}
+
+/**
+ * A stored file read where a zip reader looks (synchronous, small reads: the directory and one
+ * entry). A file that ends short of its stat'ed size reads as a corrupt archive.
+ */
+function fileSource(fd: number, size: number): ByteSource {
+  return {
+    size,
+    read(offset, length) {
+      const out = new Uint8Array(length);
+      for (let got = 0; got < length; ) {
+        const n = readSync(fd, out, got, length - got, offset + got);
+        if (n === 0) throw new Error(`the file ends before byte ${offset + length}`);
+        got += n;
+      }
+      return out;
+    },
+  };
 }
 
 const PIECE_BYTES = 1 << 20;

@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { decodeStrict, NUL_BYTES, UTF8_INVALID } from "./convert/text.ts";
 import { DOCX, PPTX, XLSX, mediaType } from "./formats.ts";
 import { ConversionError } from "./convert/errors.ts";
-import { readCentralDirectory, readEntry } from "./convert/zip.ts";
+import { bufferSource, readCentralDirectoryFrom, readEntryFrom, type ByteSource } from "./convert/zip.ts";
 
 // Checks that bytes are what their declared type says, cheaply and without trusting the content:
 // zip parts are located through the central directory and at most 1 MiB of [Content_Types].xml is inflated.
@@ -19,8 +19,7 @@ const SNIFF_LIMITS = { maxUncompressedBytes: Number.MAX_SAFE_INTEGER, maxZipEntr
 export function sniff(bytes: Uint8Array, contentType: string): string | null {
   const type = mediaType(contentType);
   if (type === "application/pdf") return sniffPdf(bytes);
-  const ooxml = OOXML_MAIN[type];
-  if (ooxml) return sniffOoxml(bytes, ooxml.part, ooxml.mainType);
+  if (OOXML_MAIN[type]) return sniffArchive(bufferSource(bytes), type);
   if (TEXT_TYPES.has(type)) return sniffText(bytes);
   return `content type ${type} is not supported`;
 }
@@ -31,17 +30,23 @@ function sniffPdf(bytes: Uint8Array): string | null {
   return head.includes("%PDF-") ? null : "the file is not a PDF (no %PDF- header)";
 }
 
-function sniffOoxml(bytes: Uint8Array, partPrefix: string, mainType: string): string | null {
-  if (!(bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04)) {
+/**
+ * An Office upload judged through its zip directory and [Content_Types].xml only, read where they
+ * are: commit passes a source over the stored file, so a 100 MB upload costs a few KiB of reads.
+ */
+export function sniffArchive(src: ByteSource, contentType: string): string | null {
+  const { part, mainType } = OOXML_MAIN[mediaType(contentType)]!;
+  const sig = src.size >= 4 ? src.read(0, 4) : new Uint8Array(0);
+  if (!(sig[0] === 0x50 && sig[1] === 0x4b && sig[2] === 0x03 && sig[3] === 0x04)) {
     return "the file is not a zip-based Office document (no zip signature)";
   }
   try {
-    const entries = readCentralDirectory(bytes, SNIFF_LIMITS);
+    const entries = readCentralDirectoryFrom(src, SNIFF_LIMITS);
     const ct = entries.find((e) => e.name === "[Content_Types].xml");
     if (!ct) return "the zip has no [Content_Types].xml, so it is not an Office document";
-    if (!entries.some((e) => e.name.startsWith(partPrefix))) return `the zip has no ${partPrefix} parts`;
+    if (!entries.some((e) => e.name.startsWith(part))) return `the zip has no ${part} parts`;
     if (ct.uncompressedSize > 1 << 20) return "[Content_Types].xml is implausibly large";
-    const text = new TextDecoder().decode(readEntry(bytes, ct));
+    const text = new TextDecoder().decode(readEntryFrom(src, ct));
     if (!text.includes(mainType)) return `the Office document does not declare the expected main part (${mainType})`;
     return null;
   } catch (err) {
@@ -75,10 +80,14 @@ function sniffUtf8(bytes: Uint8Array): string | null {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) !== -1 ? NUL_BYTES : null;
 }
 
-/** How much of an upload `sniff` reads for a type: the first KiB of a PDF, all of anything else. */
-export function sniffNeeds(contentType: string): "head" | "text" | "whole" {
+/**
+ * How much of an upload `sniff` reads for a type: the first KiB of a PDF, an Office file's zip
+ * directory (sniffArchive), all of a text file; "whole" for a type sniff refuses anyway.
+ */
+export function sniffNeeds(contentType: string): "head" | "zip" | "text" | "whole" {
   const type = mediaType(contentType);
   if (type === "application/pdf") return "head";
+  if (OOXML_MAIN[type]) return "zip";
   return TEXT_TYPES.has(type) ? "text" : "whole";
 }
 

@@ -32,47 +32,78 @@ function u64(view: DataView, at: number): number {
   return v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v);
 }
 
-function findEocd(view: DataView): number {
-  const min = Math.max(0, view.byteLength - 22 - 0xffff);
-  for (let i = view.byteLength - 22; i >= min; i--) {
-    if (view.getUint32(i, true) === EOCD_SIG) return i;
+/**
+ * Random access to an archive's bytes: a buffer held whole, or a file read only where the directory
+ * and the wanted entries are (commit judges a 100 MB upload by a few KiB of it). Callers check
+ * bounds against `size` before reading; `read` returns exactly `length` bytes or throws.
+ */
+export interface ByteSource {
+  readonly size: number;
+  read(offset: number, length: number): Uint8Array;
+}
+
+export const bufferSource = (bytes: Uint8Array): ByteSource => ({
+  size: bytes.byteLength,
+  read: (offset, length) => bytes.subarray(offset, offset + length),
+});
+
+const viewOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
+
+/** The end-of-central-directory record's offset in the archive, searched in its last 64 KiB (the comment's maximum). */
+function findEocd(src: ByteSource): number {
+  const from = Math.max(0, src.size - 22 - 0xffff);
+  const tail = viewOf(src.read(from, src.size - from));
+  for (let i = tail.byteLength - 22; i >= 0; i--) {
+    if (tail.getUint32(i, true) === EOCD_SIG) return from + i;
   }
   return fail("end of central directory not found");
 }
 
 export function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): ZipEntry[] {
-  if (bytes.byteLength < 22) fail("file too short");
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const eocd = findEocd(view);
-  let count = view.getUint16(eocd + 10, true);
-  let cdSize = view.getUint32(eocd + 12, true);
-  let cdOffset = view.getUint32(eocd + 16, true);
+  return readCentralDirectoryFrom(bufferSource(bytes), limits);
+}
+
+export function readCentralDirectoryFrom(src: ByteSource, limits: ZipLimits): ZipEntry[] {
+  if (src.size < 22) fail("file too short");
+  const eocdAt = findEocd(src);
+  const eocd = viewOf(src.read(eocdAt, 22));
+  let count = eocd.getUint16(10, true);
+  let cdSize = eocd.getUint32(12, true);
+  let cdOffset = eocd.getUint32(16, true);
   if (count === 0xffff || cdSize === MAX32 || cdOffset === MAX32) {
-    const loc = eocd - 20;
-    if (loc < 0 || view.getUint32(loc, true) !== ZIP64_LOCATOR_SIG) fail("zip64 locator missing");
-    const z = u64(view, loc + 8);
-    if (z + 56 > bytes.byteLength || view.getUint32(z, true) !== ZIP64_EOCD_SIG) fail("zip64 directory missing");
-    count = u64(view, z + 32);
-    cdSize = u64(view, z + 40);
-    cdOffset = u64(view, z + 48);
+    const loc = eocdAt - 20;
+    if (loc < 0) fail("zip64 locator missing");
+    const locator = viewOf(src.read(loc, 20));
+    if (locator.getUint32(0, true) !== ZIP64_LOCATOR_SIG) fail("zip64 locator missing");
+    const z = u64(locator, 8);
+    if (z + 56 > src.size) fail("zip64 directory missing");
+    const z64 = viewOf(src.read(z, 56));
+    if (z64.getUint32(0, true) !== ZIP64_EOCD_SIG) fail("zip64 directory missing");
+    count = u64(z64, 32);
+    cdSize = u64(z64, 40);
+    cdOffset = u64(z64, 48);
   }
   if (count > limits.maxZipEntries) {
     throw new ConversionError(`archive has ${count} entries, more than the limit of ${limits.maxZipEntries} entries`);
   }
-  if (cdOffset + cdSize > bytes.byteLength) fail("central directory out of bounds");
+  if (cdOffset + cdSize > src.size) fail("central directory out of bounds");
 
+  // Entries are bounded by the file, not by the declared directory size (as before this read
+  // pieces): the directory is read from its start to the end of the archive, where it normally ends.
+  const dir = src.read(cdOffset, src.size - cdOffset);
+  const view = viewOf(dir);
   const decoder = new TextDecoder();
   const entries: ZipEntry[] = [];
   let total = 0;
-  let p = cdOffset;
+  let p = 0;
   for (let i = 0; i < count; i++) {
-    if (p + 46 > bytes.byteLength || view.getUint32(p, true) !== CENTRAL_SIG) fail("corrupt central directory");
+    if (p + 46 > dir.byteLength || view.getUint32(p, true) !== CENTRAL_SIG) fail("corrupt central directory");
     const nameLen = view.getUint16(p + 28, true);
     const extraLen = view.getUint16(p + 30, true);
     const commentLen = view.getUint16(p + 32, true);
-    if (p + 46 + nameLen + extraLen > bytes.byteLength) fail("corrupt central directory");
+    if (p + 46 + nameLen + extraLen > dir.byteLength) fail("corrupt central directory");
     const e: ZipEntry = {
-      name: decoder.decode(bytes.subarray(p + 46, p + 46 + nameLen)),
+      name: decoder.decode(dir.subarray(p + 46, p + 46 + nameLen)),
       flags: view.getUint16(p + 8, true),
       method: view.getUint16(p + 10, true),
       compressedSize: view.getUint32(p + 20, true),
@@ -117,13 +148,18 @@ function readZip64Extra(view: DataView, start: number, len: number, e: ZipEntry)
 
 /** Inflates one entry, refusing output beyond its declared size. */
 export function readEntry(bytes: Uint8Array, e: ZipEntry): Uint8Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return readEntryFrom(bufferSource(bytes), e);
+}
+
+export function readEntryFrom(src: ByteSource, e: ZipEntry): Uint8Array {
   const h = e.localHeaderOffset;
-  if (h + 30 > bytes.byteLength || view.getUint32(h, true) !== LOCAL_SIG) fail(`bad local header for ${e.name}`);
+  if (h + 30 > src.size) fail(`bad local header for ${e.name}`);
+  const header = viewOf(src.read(h, 30));
+  if (header.getUint32(0, true) !== LOCAL_SIG) fail(`bad local header for ${e.name}`);
   if (e.flags & 1) throw new ConversionError(`archive entry ${e.name} is encrypted`);
-  const start = h + 30 + view.getUint16(h + 26, true) + view.getUint16(h + 28, true);
-  if (start + e.compressedSize > bytes.byteLength) fail(`entry ${e.name} out of bounds`);
-  const data = bytes.subarray(start, start + e.compressedSize);
+  const start = h + 30 + header.getUint16(26, true) + header.getUint16(28, true);
+  if (start + e.compressedSize > src.size) fail(`entry ${e.name} out of bounds`);
+  const data = src.read(start, e.compressedSize);
   if (e.method === 0) {
     if (data.byteLength !== e.uncompressedSize) fail(`entry ${e.name} has inconsistent sizes`);
     return data;
