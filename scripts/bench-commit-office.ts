@@ -19,7 +19,7 @@ try {
     const z = new JSZip();
     for (const [n, d] of Object.entries(docxParts())) z.file(n, d as string);
     z.file("word/media/big.bin", new Uint8Array(90 << 20).fill(i + 1), { compression: "STORE" });
-    const bytes = await z.generateAsync({ type: "uint8array" });
+    const bytes = (await z.generateAsync({ type: "uint8array" })) as Uint8Array<ArrayBuffer>;
     const ir = await (await fetch(`${k.url}/v1/doc/init`, { method: "POST", headers: auth, body: JSON.stringify({ corpusId, filename: `f${i}.docx`, contentType: DOCX, chunk: { strategy: "bench-skip-ingestion" } }) })).json() as any;
     const pr = await fetch(ir.uploadUrl, { method: "PUT", body: bytes, headers: { "content-type": DOCX } });
     if (pr.status !== 200) throw new Error("put " + pr.status);
