@@ -10,6 +10,7 @@ import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "../store/db.ts";
 import { insertChunkSets } from "../chunks/bulk.ts";
 import { recordUsage } from "../usage/record.ts";
+import { enqueuePreviews, wantsPreviews } from "./preview-jobs.ts";
 
 const statements = new WeakMap<Db, Map<string, Statement>>();
 
@@ -51,6 +52,7 @@ export interface DocRow {
   user_id: string | null;
   blob_key: string;
   size: number | null;
+  nb_pages: number;
 }
 
 export type Stage = "converting" | "chunking" | "summarising" | "embedding" | "indexing";
@@ -79,7 +81,7 @@ export interface ReadyFields {
 
 export function loadDoc(db: Db, orgId: string, docId: string): DocRow | null {
   return sql<DocRow, [string, string]>(db,
-    `SELECT id, org_id, corpus_id, content_type, status, generation, deleted_at, chunk, lang, user_id, blob_key, size
+    `SELECT id, org_id, corpus_id, content_type, status, generation, deleted_at, chunk, lang, user_id, blob_key, size, nb_pages
      FROM documents WHERE org_id = ? AND id = ?`,
   ).get(orgId, docId);
 }
@@ -133,7 +135,8 @@ export function setStages(db: Db, rows: { job: JobRow; done: number; total: numb
 export function commitReadyMany(db: Db, items: { job: JobRow; fields: ReadyFields }[], now: number): boolean[] {
   if (!items.length) return [];
   return db.transaction(() => {
-    const current = items.map(({ job }) => isCurrent(loadDoc(db, job.org_id, job.document_id), job));
+    const docs = items.map(({ job }) => loadDoc(db, job.org_id, job.document_id));
+    const current = items.map(({ job }, k) => isCurrent(docs[k] ?? null, job));
     const ok = items.filter((_, k) => current[k]);
     items.forEach(({ job }, k) => current[k] || endJob(db, job, "discarded", now));
     for (const { job } of ok) {
@@ -144,6 +147,11 @@ export function commitReadyMany(db: Db, items: { job: JobRow; fields: ReadyField
       set: { orgId: job.org_id, corpusId: f.corpusId, documentId: job.document_id, generation: job.generation, createdAt: now },
       chunks: f.chunks.map((c) => ({ id: c.id, seq: c.seq, pages: c.pages, hash: c.hash, metadata: { kind: c.kind }, body: c.text })),
     })));
+    items.forEach(({ job, fields: f }, k) => {
+      if (current[k] && wantsPreviews(docs[k]!.content_type, f.nbPages)) {
+        enqueuePreviews(db, { orgId: job.org_id, documentId: job.document_id, generation: job.generation }, now);
+      }
+    });
     for (const { job, fields: f } of ok) {
       sql(db,
         `UPDATE documents SET status = 'READY', status_msg = NULL, tokens = ?, nb_words = ?, nb_pages = ?, lang = ?,

@@ -40,4 +40,13 @@ export const migrations: Migration[] = [
       CREATE UNIQUE INDEX converted_doc ON converted(document_id, generation);
     `,
   },
+  {
+    // Previews still to render, so a stop or crash resumes them (preview-jobs.ts).
+    id: "ingest-previews-001",
+    sql: `
+      CREATE TABLE preview_jobs (
+        document_id TEXT PRIMARY KEY, org_id TEXT NOT NULL, generation INTEGER NOT NULL,
+        next_page INTEGER NOT NULL DEFAULT 0, starts INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);
+    `,
+  },
 ];

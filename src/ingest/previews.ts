@@ -13,8 +13,12 @@
  * generated; the document stays READY; the cut is logged ("previews cut", with the reason).
  * Tiles of a replaced generation can never be served again (their URLs name the generation) and
  * are removed, so re-committing a document does not add a budget each time.
+ *
+ * Durable (preview-jobs.ts): progress is recorded after each batch, and a rendering cut short by a
+ * stop, a crash or a full volume resumes at the next start from the first page not finished, with
+ * the budget counting the tiles already written.
  */
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import type { Logger } from "../context.ts";
 import type { BlobStore } from "../store/blob.ts";
 import { documentKey, previewDirKey, previewKey } from "../store/blob-keys.ts";
@@ -22,6 +26,7 @@ import type { Db } from "../store/db.ts";
 import { freeBytes, storageFailure } from "../store/storage-errors.ts";
 import { briefMessage } from "./convert/errors.ts";
 import { loadDoc } from "./job-store.ts";
+import { advancePreviews, beginPreviews, endPreviews } from "./preview-jobs.ts";
 import type { WorkerPool } from "./pool.ts";
 import type { WorkerMessage } from "./worker.ts";
 
@@ -60,12 +65,13 @@ export type PreviewCut = "pages" | "bytes" | "disk";
 
 /** The page-by-page decision, apart from rendering and storage. */
 export class PreviewBudget {
-  pages = 0;
-  bytes = 0;
   constructor(
     private readonly limits: Pick<PreviewLimits, "maxPages" | "maxBytes" | "reserveBytes">,
     /** Free bytes on the data volume now; null when unknown (then only a write failure stops). */
     private readonly free: () => number | null,
+    /** Pages and bytes already written, when a rendering resumes. */
+    public pages = 0,
+    public bytes = 0,
   ) {}
 
   /** Pages of a document of `nbPages` that may be rendered at all. */
@@ -86,20 +92,36 @@ export class PreviewBudget {
 }
 
 type Tile = Extract<WorkerMessage, { type: "preview" }>;
-type Deps = { db: Db; blobs: BlobStore; pool: WorkerPool; log: Logger; volumeFailed?: (e: unknown) => void };
+type Deps = {
+  db: Db; blobs: BlobStore; pool: WorkerPool; log: Logger; volumeFailed?: (e: unknown) => void;
+  /** True once the server is stopping: a rendering cut short then is resumed at the next start. */
+  closing?: () => boolean;
+};
 
 export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewLimits): Promise<number> {
+  let begun: ReturnType<typeof beginPreviews>;
+  try {
+    begun = beginPreviews(deps.db, p);
+  } catch (e) {
+    deps.log.error("could not start a document's previews; the next start will", { documentId: p.documentId, error: briefMessage(e) });
+    return 0;
+  }
+  if (!begun) return 0; // already done, or the document changed since
   const path = deps.blobs.filePath?.(p.blobKey);
   const original = (await deps.blobs.stat(p.blobKey).catch(() => null))?.size ?? 0;
   const maxBytes = byteBudget(limits, original);
-  const budget = new PreviewBudget({ ...limits, maxBytes }, () => freeBytes(limits.dataDir));
+  const from = begun.nextPage;
+  const resumed = begun.starts > 1;
+  const budget = new PreviewBudget({ ...limits, maxBytes }, () => freeBytes(limits.dataDir), from, resumed ? resumeTiles(deps, p, from) : 0);
   const planned = budget.planned(p.nbPages);
   let full: PreviewCut | null = null; // the byte budget or the reserve refused a page: no more pages
   let stopped = false; // replaced, deleted, or the volume failed: nothing to report as a cut
+  let resumable = false; // cut short by a stop or the data volume: the row stays for the next start
   let written = 0;
   dropPreviews(deps, p, (g) => g < p.generation); // never a newer one: this renderer may be late
+  if (resumed) deps.log.info("previews resumed", { documentId: p.documentId, generation: p.generation, fromPage: from, nbPages: p.nbPages, start: begun.starts });
   try {
-    for (let first = 0; first < planned && !full; first += PREVIEW_BATCH) {
+    for (let first = from; first < planned && !full; first += PREVIEW_BATCH) {
       if (!isCurrent(deps.db, p)) {
         stopped = true;
         break;
@@ -121,10 +143,14 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
         },
       });
       await Promise.all(puts);
+      if (!full) advancePreviews(deps.db, p, first + pages.length);
     }
   } catch (e) {
     stopped = true;
-    if (storageFailure(e)) {
+    resumable = deps.closing?.() === true || !!storageFailure(e);
+    if (deps.closing?.()) {
+      // The pool was closed under this rendering: the next start resumes it.
+    } else if (storageFailure(e)) {
       deps.volumeFailed?.(e);
       deps.log.error("previews stopped: the data volume cannot be written", { documentId: p.documentId, failure: storageFailure(e), error: briefMessage(e) });
     } else deps.log.error("preview rendering failed", { documentId: p.documentId, error: e instanceof Error ? e.message : String(e) });
@@ -135,6 +161,15 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
   } catch (e) {
     deps.log.error("could not check a document after its previews", { documentId: p.documentId, error: briefMessage(e) });
   }
+  // The free-space reserve is not the document's fault: its pages are tried again at the next start.
+  if (full === "disk") resumable = true;
+  if (!resumable) {
+    try {
+      endPreviews(deps.db, p);
+    } catch (e) {
+      deps.log.error("could not record the end of a document's previews", { documentId: p.documentId, error: briefMessage(e) });
+    }
+  }
   const cut: PreviewCut | null = full ?? (planned < p.nbPages ? "pages" : null);
   if (cut && !stopped) {
     deps.log.info("previews cut", {
@@ -143,6 +178,29 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
     });
   }
   return written;
+}
+
+/**
+ * Where a resumed rendering stands: the bytes of the tiles of pages before `from`, already spent
+ * of its budget. Tiles of later pages were written by the interrupted batch, perhaps one of a
+ * page's two: they are removed, so that a page has both tiles or none even if the budget now
+ * stops before it.
+ */
+function resumeTiles(deps: Deps, p: PreviewJob, from: number): number {
+  const dir = deps.blobs.filePath?.(previewDirKey(p.orgId, p.documentId, p.generation));
+  if (!dir) return 0;
+  let n = 0;
+  try {
+    for (const f of readdirSync(dir)) {
+      const page = /^(\d+)-(SMALL|MEDIUM)\.png$/.exec(f)?.[1];
+      if (page === undefined) continue;
+      if (Number(page) < from) n += statSync(`${dir}/${f}`).size;
+      else rmSync(`${dir}/${f}`, { force: true });
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") deps.log.error("could not measure written previews", { documentId: p.documentId, error: briefMessage(e) });
+  }
+  return n;
 }
 
 function isCurrent(db: Db, p: PreviewJob): boolean {

@@ -20,10 +20,11 @@ import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
 import { isParsed, isSmall, parseJob, type IngestDeps, type JobResult, type ParsedJob } from "./ingest-job.ts";
 import { prepareBatch, preparedByWorker, writeBatch } from "./finish-batch.ts";
-import { claimMany, failDocument, recoverJobs, unclaim, type JobRow } from "./job-store.ts";
+import { claimMany, failDocument, loadDoc, recoverJobs, unclaim, type JobRow } from "./job-store.ts";
 import { planClaims } from "./claim-plan.ts";
 import { PIPELINE_DEPTH } from "./pool.ts";
-import { renderPreviews, type PreviewLimits } from "./previews.ts";
+import { renderPreviews, type PreviewJob, type PreviewLimits } from "./previews.ts";
+import { endPreviews, MAX_PREVIEW_STARTS, pendingPreviews, wantsPreviews, type PreviewJobRow } from "./preview-jobs.ts";
 import { storageFailure } from "../store/storage-errors.ts";
 
 const POLL_MS = 50;
@@ -61,7 +62,7 @@ export interface Scheduler {
 
 export function startScheduler(deps: IngestDeps & { workers: number; previews: PreviewLimits }): Scheduler {
   // Jobs report a full or read-only data volume here (ingest-job.ts onError), with the error itself.
-  const d = { ...deps, volumeFailed: (e: unknown) => pause(e) };
+  const d = { ...deps, volumeFailed: (e: unknown) => pause(e), closing: () => closed };
   const db: Db = d.db;
   const log: Logger = d.log;
   /**
@@ -178,11 +179,15 @@ export function startScheduler(deps: IngestDeps & { workers: number; previews: P
       backoff = 0;
       pausedFor = null;
     }
-    if (r.outcome === "ready" && r.doc?.contentType.startsWith("application/pdf") && r.doc.nbPages > 0 && !closed) {
-      const p = renderPreviews(d, { orgId: job.org_id, documentId: job.document_id, generation: job.generation, blobKey: r.doc.blobKey, nbPages: r.doc.nbPages }, d.previews);
-      previews.add(p);
-      void p.finally(() => previews.delete(p));
+    if (r.outcome === "ready" && r.doc && wantsPreviews(r.doc.contentType, r.doc.nbPages) && !closed) {
+      preview({ orgId: job.org_id, documentId: job.document_id, generation: job.generation, blobKey: r.doc.blobKey, nbPages: r.doc.nbPages });
     }
+  };
+
+  const preview = (job: PreviewJob) => {
+    const p = renderPreviews(d, job, d.previews);
+    previews.add(p);
+    void p.finally(() => previews.delete(p));
   };
 
   const start = (job: JobRow) => {
@@ -303,6 +308,33 @@ export function startScheduler(deps: IngestDeps & { workers: number; previews: P
     track(finisher);
   };
 
+  /** Previews a previous run left unfinished (preview-jobs.ts), queued behind ingestion in the pool. */
+  function resumePreviews() {
+    let rows: PreviewJobRow[];
+    try {
+      rows = pendingPreviews(db);
+    } catch (e) {
+      return log.error("could not read the previews left to render", { error: String(e) });
+    }
+    for (const row of rows) {
+      const key = { orgId: row.org_id, documentId: row.document_id, generation: row.generation };
+      try {
+        const doc = loadDoc(db, row.org_id, row.document_id);
+        if (!doc || doc.deleted_at !== null || doc.generation !== row.generation || doc.status !== "READY") {
+          endPreviews(db, key);
+        } else if (row.starts >= MAX_PREVIEW_STARTS) {
+          endPreviews(db, key);
+          log.error("previews given up: their rendering was interrupted at every start", { documentId: row.document_id, generation: row.generation, starts: row.starts, nextPage: row.next_page });
+        } else {
+          preview({ ...key, blobKey: doc.blob_key, nbPages: doc.nb_pages });
+        }
+      } catch (e) {
+        log.error("could not resume a document's previews", { documentId: row.document_id, error: String(e) });
+      }
+    }
+  }
+
+  resumePreviews();
   const timer = setInterval(tick, POLL_MS);
   tick();
 

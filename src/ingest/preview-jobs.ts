@@ -1,0 +1,56 @@
+/**
+ * Previews still to render, kept in SQLite so that a stop or a crash does not lose them: a row is
+ * written in the transaction that makes a PDF READY (job-store commitReadyMany), moved on after
+ * each finished batch of pages, and removed when the pages are all rendered, the budget cut them,
+ * or the document changed. What is left at a start is resumed from `next_page` (scheduler.ts).
+ * `starts` counts renderings begun, so a PDF that brings the server down while it renders is
+ * given up after MAX_PREVIEW_STARTS instead of crashing every start.
+ */
+import type { Db } from "../store/db.ts";
+import { mediaType } from "./formats.ts";
+
+export const MAX_PREVIEW_STARTS = 3;
+
+export interface PreviewJobRow {
+  document_id: string;
+  org_id: string;
+  generation: number;
+  next_page: number;
+  starts: number;
+}
+
+type Key = { orgId: string; documentId: string; generation: number };
+
+/** Only PDFs get page previews, and only when their pages were counted. */
+export const wantsPreviews = (contentType: string, nbPages: number) => mediaType(contentType) === "application/pdf" && nbPages > 0;
+
+/** Inside the READY transaction: a new generation's row replaces an older one's. */
+export function enqueuePreviews(db: Db, p: Key, now: number): void {
+  db.query(
+    `INSERT OR REPLACE INTO preview_jobs (document_id, org_id, generation, next_page, starts, created_at) VALUES (?, ?, ?, 0, 0, ?)`,
+  ).run(p.documentId, p.orgId, p.generation, now);
+}
+
+/** A rendering begins: counts it, and says from which page (null: the row is gone, nothing to do). */
+export function beginPreviews(db: Db, p: Key): { nextPage: number; starts: number } | null {
+  const row = db
+    .query<{ next_page: number; starts: number }, [string, string, number]>(
+      "UPDATE preview_jobs SET starts = starts + 1 WHERE document_id = ? AND org_id = ? AND generation = ? RETURNING next_page, starts",
+    )
+    .get(p.documentId, p.orgId, p.generation);
+  return row ? { nextPage: row.next_page, starts: row.starts } : null;
+}
+
+/** Pages before `nextPage` have both their tiles on disk. */
+export function advancePreviews(db: Db, p: Key, nextPage: number): void {
+  db.query("UPDATE preview_jobs SET next_page = ? WHERE document_id = ? AND org_id = ? AND generation = ?").run(nextPage, p.documentId, p.orgId, p.generation);
+}
+
+/** Done with this generation's previews (never touches a newer generation's row). */
+export function endPreviews(db: Db, p: Key): void {
+  db.query("DELETE FROM preview_jobs WHERE document_id = ? AND org_id = ? AND generation = ?").run(p.documentId, p.orgId, p.generation);
+}
+
+export function pendingPreviews(db: Db): PreviewJobRow[] {
+  return db.query<PreviewJobRow, []>("SELECT document_id, org_id, generation, next_page, starts FROM preview_jobs ORDER BY created_at, document_id").all();
+}
