@@ -128,7 +128,8 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         // A URL stays valid only while what it was issued for does: the document live and of the
         // same generation (a replaced original keeps its key).
         const doc = keyDocument(ctx.db, key);
-        if (!doc || (v.grant.generation !== undefined && v.grant.generation !== doc.generation)) {
+        // verify() admits no GET without a generation.
+        if (!doc || v.grant.generation !== doc.generation) {
           return storageError(request, 404, "NoSuchKey", "The object no longer exists: its document was deleted or given new content since this URL was issued", key);
         }
         if (!existsSync(path)) return storageError(request, 404, "NoSuchKey", "The object does not exist (a preview not rendered yet, or nothing uploaded)", key);

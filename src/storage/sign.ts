@@ -32,9 +32,13 @@ export interface Grant {
   generation?: number;
 }
 
-// The generation is appended only when present, so URLs issued without one keep their signature.
+/**
+ * Every field in a fixed slot of a JSON array, absent ones as null: no value can pass for a field
+ * boundary. (Fields joined by newlines, the generation appended only when present, let a GET URL
+ * move its generation into the nonce, "\ngN", keep its signature and skip the generation check.)
+ */
 const stringToSign = (g: Grant) =>
-  ["KBQA-HMAC-SHA256", g.method, g.key, String(g.expires), g.contentType, g.nonce ?? "", ...(g.generation === undefined ? [] : [`g${g.generation}`])].join("\n");
+  JSON.stringify(["KBQA-HMAC-SHA256/2", g.method, g.key, g.expires, g.contentType, g.nonce ?? null, g.generation ?? null]);
 
 export function signature(secret: Buffer, g: Grant): string {
   return createHmac("sha256", secret).update(stringToSign(g)).digest("hex");
@@ -74,6 +78,11 @@ export function verify(secret: Buffer, method: string, key: string, q: URLSearch
   if (got.length !== want.length || !timingSafeEqual(got, want)) {
     return { ok: false, status: 403, code: "SignatureDoesNotMatch", message: "The request signature does not match the method, key, expiry, content type, nonce and generation of this URL" };
   }
+  // What the service issues, checked once the signature holds (a URL used with the other method
+  // fails above, as a signature mismatch): a GET names its document generation, a PUT carries
+  // its single-use nonce.
+  if (method === "GET" && grant.generation === undefined) return { ok: false, status: 403, code: "AccessDenied", message: "A download URL requires the X-Kbqa-Generation parameter" };
+  if (method === "PUT" && !grant.nonce) return { ok: false, status: 403, code: "AccessDenied", message: "An upload URL requires the X-Kbqa-Nonce parameter" };
   // Expiry is checked after the signature so an attacker cannot learn anything from a forged expiry.
   if (nowMs >= grant.expires * 1000) return { ok: false, status: 403, code: "AccessDenied", message: `Request has expired (at ${new Date(grant.expires * 1000).toISOString()})` };
   return { ok: true, grant };

@@ -78,3 +78,23 @@ test("the generation of a download URL is part of its signature: changed, remove
   expect(await variant((q) => q.set("X-Kbqa-Generation", "1e3"))).toEqual({ status: 403, code: "AccessDenied" });
   expect((await fetch(url)).status).toBe(200);
 });
+
+test("a download URL re-cut to drop its generation (moved into the nonce, signature kept) is refused", async () => {
+  // The signed string once joined its fields with newlines and left the generation out when
+  // absent, so "nonce empty, generation N" and "no generation, nonce '\ngN'" signed the same.
+  const { init } = await upload(org, corpusId, "content of a document about to be replaced");
+  const id = init.document.id;
+  await settled(id);
+  const url = new URL(await downloadUrl(id));
+  const generation = url.searchParams.get("X-Kbqa-Generation")!;
+  expect(generation).toMatch(/^\d+$/);
+  const bent = new URL(url);
+  bent.searchParams.delete("X-Kbqa-Generation");
+  bent.searchParams.set("X-Kbqa-Nonce", `\ng${generation}`);
+  const r = await fetch(bent);
+  expect(r.status).toBe(403);
+  expect(await r.text()).toContain("<Code>");
+  expect((await org.api("PUT", `/v1/doc/${id}/init`)).status).toBe(200);
+  expect((await fetch(bent)).status).toBe(403);
+  expect((await fetch(url)).status).toBe(404);
+});

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createHmac } from "node:crypto";
+import { presignedPath } from "../../src/storage/sign.ts";
 import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 import { corpus, initOk, put, sql } from "../documents/helpers.ts";
 import { rawRequest } from "./raw.ts";
@@ -26,14 +26,11 @@ const outsideFiles = () =>
     .sort();
 
 /** Signs like the server does, with the secret read from the data directory: the defence must hold even for a validly signed evil key. */
-function forge(method: string, key: string, contentType: string, nonce = "") {
+/** A correctly signed query string for any key (the service's own signing, with the data directory's secret). */
+function forge(method: "GET" | "PUT", key: string, contentType: string, nonce = "") {
   const secret = Buffer.from(readFileSync(join(k.dataDir, "storage.secret"), "utf8").trim(), "hex");
   const expires = Math.floor(Date.now() / 1000) + 600;
-  const sig = createHmac("sha256", secret).update(["KBQA-HMAC-SHA256", method, key, String(expires), contentType, nonce].join("\n")).digest("hex");
-  const q = new URLSearchParams({ "X-Kbqa-Expires": String(expires), "X-Kbqa-Content-Type": contentType });
-  if (nonce) q.set("X-Kbqa-Nonce", nonce);
-  q.set("X-Kbqa-Signature", sig);
-  return q.toString();
+  return presignedPath(secret, { method, key, expires, contentType, ...(method === "PUT" ? { nonce } : { generation: 0 }) }).split("?")[1]!;
 }
 
 describe("path traversal never reaches a file outside the blob root", () => {
