@@ -31,6 +31,15 @@ export const SCOPE_EXCEPTIONS: Exception[] = [
   { method: "GET", path: /^\/v1\/post\/q\/?$/, anyOf: ["post:read", "post:create"] },
   { method: "POST", path: /^\/v1\/post\/?$/, anyOf: ["post:read", "post:create"] },
   { method: "PUT", path: /^\/v1\/doc\/[^/]+\/init\/?$/, anyOf: ["doc:update"] },
+  // The widget family has no scope name (rule 9), but a scope must still cover the request
+  // (rule 5): each path needs the scope of the operation it stands for.
+  { method: "POST", path: /^\/v1\/webhook\/widget\/init\/?$/, anyOf: ["session:create"] },
+  { method: "POST", path: /^\/v1\/webhook\/widget\/q\/?$/, anyOf: ["post:read", "post:create"] },
+  { method: "GET", path: /^\/v1\/webhook\/widget\/q\/?$/, anyOf: ["post:read", "post:create"] },
+  { method: "GET", path: /^\/v1\/webhook\/widget\/?$/, anyOf: ["post:read"] },
+  { method: "GET", path: /^\/v1\/webhook\/widget\/attachment\/[^/]+\/?$/, anyOf: ["post:read"] },
+  // Sends a query; opening a session on the way also needs session:create (widget/routes.ts).
+  { method: "POST", path: /^\/webhook\/v1\/widget\/[^/]+\/?$/, anyOf: ["post:read", "post:create"] },
 ];
 
 /** The scope entries, any one of which lets the request through; null when the path is outside any domain. */

@@ -76,8 +76,10 @@ export function authPlugin(ctx: AppContext) {
 
 function admit(principal: Principal, method: string, path: string): { principal: Principal } {
   if (WIDGET_PREFIXES.some((p) => path.startsWith(p))) {
-    // The widget family has no scope name and is for access tokens only (spec rule 9).
+    // The widget family is for access tokens only (spec rule 9), each path under the scope of
+    // the operation it stands for (auth/scope.ts).
     if (principal.kind !== "token") throw new AppError("FORBIDDEN", "The widget endpoints take an access token (X-Access-Token)");
+    authorize(principal, method, path);
   } else if (principal.kind === "token" && method === "POST" && path === "/v1/auth/access-token") {
     // Said as the rule it is (spec, Authentication rule 2), not as a scope the token lacks.
     throw new AppError("FORBIDDEN", "Access tokens can only be created with an RSA JWT, not with an access token");

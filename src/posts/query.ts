@@ -113,11 +113,15 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
      * Everything that can refuse the query, before anything is written: the agent first (an
      * invisible agent → 404 and no post), then the session.
      */
-    async prepare(who: Asker, input: QueryInput): Promise<Prepared> {
+    async prepare(who: Asker, input: QueryInput, open?: () => string): Promise<Prepared> {
       const agent = await agents.resolve(who.orgId, input.agentId || undefined);
-      const session = sessions.get(who.orgId, input.sessionId);
       const question = input.body.trim();
-      if (!question) throw badRequest("Invalid query parameter 'body': the question is empty");
+      const empty = () => badRequest("Invalid query parameter 'body': the question is empty");
+      // `open` (the first-generation widget) makes the session when none is given, last of all,
+      // so that a refused query leaves no session behind either.
+      if (!input.sessionId && open && !question) throw empty();
+      const session = sessions.get(who.orgId, input.sessionId || (open ? open() : input.sessionId));
+      if (!question) throw empty();
       const lang = input.lang?.trim() || detectLang(question);
       const settings = sessionSettings(session, (id) => ctx.models.has(id, "chat"));
       return { orgId: who.orgId, userId: who.userId, sessionId: session.id, corpusIds: session.corpusIds, agent, session: settings, question, lang };

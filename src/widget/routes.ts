@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
-import { badRequest } from "../http/errors.ts";
+import { AppError, badRequest } from "../http/errors.ts";
 import { paging } from "../http/paging.ts";
 import type { Principal } from "../auth/jwt.ts";
 import { liveAttachments } from "../posts/citations.ts";
@@ -22,8 +22,9 @@ const hidden = { hide: true, deprecated: true, tags: ["Widget"] };
 
 /**
  * Backend of the embeddable widget: thin aliases of the session and post operations. The auth
- * plugin admits access tokens only here and checks no scope (spec, Authentication rule 9); the
- * organization and the user come from the token, every id is checked against that organization.
+ * plugin admits access tokens only here, each path under the scope of the operation it stands
+ * for (auth/scope.ts); the organization and the user come from the token, every id is checked
+ * against that organization.
  */
 export function widgetRoutes(ctx: AppContext, { sessions, posts, queries }: WidgetDeps) {
   const ask = (principal: Principal, input: QueryInput, request: Request, path: string, recheck: () => Promise<void>) =>
@@ -50,15 +51,19 @@ export function widgetRoutes(ctx: AppContext, { sessions, posts, queries }: Widg
   const firstGeneration = new Elysia({ prefix: "/webhook/v1/widget" }).use(authPlugin(ctx)).post(
     "/:lang",
     async ({ principal, params, body, request, recheck }) => {
-      let sessionId = body.sessionId;
-      if (!sessionId) {
-        if (!body.corpusIds?.length) throw badRequest("Invalid body field 'corpusIds': required when no sessionId is sent");
-        sessionId = sessions.create(principal.orgId, principal.userId, { corpusIds: body.corpusIds }).id;
+      const corpusIds = body.corpusIds ?? [];
+      if (!body.sessionId) {
+        if (!corpusIds.length) throw badRequest("Invalid body field 'corpusIds': required when no sessionId is sent");
+        // The path's scope (auth/scope.ts) covers the query; the session it opens needs its own.
+        if (principal.scope.length && !principal.scope.includes("session:create")) {
+          throw new AppError("FORBIDDEN", "Opening a session (no sessionId sent) needs the session:create scope");
+        }
       }
-      const prepared = await queries.prepare(principal, { sessionId, body: body.body, lang: params.lang, agentId: body.agentId });
+      const open = () => sessions.create(principal.orgId, principal.userId, { corpusIds }).id;
+      const prepared = await queries.prepare(principal, { sessionId: body.sessionId ?? "", body: body.body, lang: params.lang, agentId: body.agentId }, open);
       const exchange = await queries.run(prepared, { signal: request.signal });
       await recheck(); // revoked while the answer was generated: the request fails
-      return { sessionId, ...exchange };
+      return { sessionId: prepared.sessionId, ...exchange };
     },
     { params: LegacyLang, body: LegacyAsk, detail: hidden },
   );

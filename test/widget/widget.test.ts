@@ -19,8 +19,9 @@ beforeAll(async () => {
   [a, b] = await Promise.all([k.org("widget-a"), k.org("widget-b")]);
   corpusA = await corpus(a, "zorbia");
   docA = await ingest(k, a, corpusA, "zorbia.md", DOC);
-  // Any scope will do: the widget family checks none (spec, Authentication rule 9).
-  const mint = async (o: Org) => (await o.api("POST", "/v1/auth/access-token", { scope: ["corpus:read"], userId: "visitor-1" })).body.token as string;
+  // The spec's read-only question widget set (each widget path needs the scope of the operation it stands for).
+  const scope = ["corpus:read", "session:read", "session:create", "post:read", "post:create"];
+  const mint = async (o: Org) => (await o.api("POST", "/v1/auth/access-token", { scope, userId: "visitor-1" })).body.token as string;
   [tokenA, tokenB] = await Promise.all([mint(a), mint(b)]);
 }, 120_000);
 afterAll(async () => {
