@@ -70,6 +70,21 @@ const verified = new Map<string, Verified>();
  * different ones told anyone, without any credential, which kids are registered and active.
  */
 const KEY_OR_SIGNATURE = "unknown or inactive key, or a signature that does not verify with it";
+
+/**
+ * A public key whose private half was thrown away: a token naming an unknown or inactive kid is
+ * checked against it, so that refusal costs a signature check like any other. Refused after the
+ * lookup alone, it answered 0.4 ms sooner, and that told which kids exist just as two messages did.
+ */
+const NOBODY_PEM = `-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA5mC01a+g/3xMkPA19aIb
+RqdKi01vCrzyzPX6i9S+vP6J8HHapjnnm/StRCxvnKAOSZVIdDL6Jmr4svh56Hsv
+zdl7jlhqqpX8IHHLHPzKcaGqI6HMufUIGduKSN/7Gdy+PDhb7MPmtnaFaowQFTYt
+NMbRlGdBfaiWSnbXmjPgQ5nME8Pol8RkWJQcdPOckdEidiTHWzsu00NwMVTyjGCA
+pR+J2WO3XeAkWiXMUAOwEexsJ/03N6wItvMr9ppCV1kd3j+DCOYdtwCYv8wwaQRO
+bsHIDVGfBtoz+tI2fx/LvtcYqLoJPlkXNq0mm1TmdkXBn7k8I7fyiJo8e1gyjY3E
+MwIDAQAB
+-----END PUBLIC KEY-----`;
 const VERIFIED_MAX = 10_000;
 
 /**
@@ -119,18 +134,19 @@ async function verifyFresh(db: Db, token: string, nowMs: number): Promise<Princi
   // The header is attacker-controlled JSON: an object or array kid must never reach SQLite as bind parameters.
   if (typeof kid !== "string" || !kid) throw deny("kid header is required and must be a string");
   const key = findActiveKey(db, kid);
-  if (!key) throw deny(KEY_OR_SIGNATURE);
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, await keyFor(kid, key.pem), {
+    // The stand-in key is cached under a name no registered kid has together with its PEM.
+    ({ payload } = await jwtVerify(token, key ? await keyFor(kid, key.pem) : await keyFor("\0nobody", NOBODY_PEM), {
       algorithms: ["RS256"],
       clockTolerance: CLOCK_TOLERANCE_S,
       requiredClaims: ["exp", "sub"],
       currentDate: new Date(nowMs),
     }));
   } catch (e) {
-    throw deny(inWords(e));
+    throw deny(key ? inWords(e) : KEY_OR_SIGNATURE);
   }
+  if (!key) throw deny(KEY_OR_SIGNATURE); // a token that verifies with the stand-in key: not possible, but never admitted
   if (typeof payload.iat === "number" && payload.iat * 1000 > nowMs + CLOCK_TOLERANCE_S * 1000) throw deny("iat is in the future");
   if (typeof payload.sub !== "string" || !payload.sub) throw deny("sub must be a non-empty string");
   const principal: Principal = {
