@@ -10,16 +10,18 @@ export interface Credentials {
 }
 
 /**
- * A bearer token wins when both headers are present (spec, Authentication rule 1). Another
+ * A bearer token wins when both headers are present (spec, Authentication rule 1), even a
+ * malformed one (`Bearer <jwt> extra`, two values joined by a comma): the scheme decides, not the
+ * shape, so a proxy appending to the header cannot hand the request to the access token. Another
  * Authorization scheme (Basic for a proxy in front) is not a bearer token: the access token
  * then applies. Synchronous unless a JWT's signature must be checked for the first time.
  */
 export function authenticate(db: Db, c: Credentials, now: number): Principal | Promise<Principal> {
   const auth = c.authorization?.trim();
-  const bearer = auth ? /^Bearer(?:\s+(\S*))?\s*$/i.exec(auth) : null;
-  if (bearer) {
-    if (!bearer[1]) throw new AppError("FORBIDDEN", "Authorization header must be 'Bearer <JWT>'");
-    return verifyJwt(db, bearer[1], now);
+  if (auth && /^Bearer(?![^\s,])/i.test(auth)) {
+    const jwt = /^Bearer\s+(\S+)$/i.exec(auth)?.[1];
+    if (!jwt || jwt.includes(",")) throw new AppError("FORBIDDEN", "Authorization header must be 'Bearer <JWT>'");
+    return verifyJwt(db, jwt, now);
   }
   const token = c.accessToken?.trim();
   if (token) return verifyAccessToken(db, token, now);

@@ -89,4 +89,10 @@ test("only a bearer token takes precedence over X-Access-Token: another Authoriz
   expect((await get({ authorization: "Basic dXNlcjpwYXNz" })).status).toBe(403);
   expect((await get({ authorization: "Bearer not-a-jwt", "x-access-token": token })).status).toBe(403);
   expect((await get({ authorization: `Bearer ${jwt}`, "x-access-token": "bogus" })).status).toBe(200);
+  // A malformed bearer header is still a bearer header (rule 1: it wins, and fails): its shape
+  // must not hand the request to the access token.
+  for (const authorization of [`Bearer ${jwt} extra`, `Bearer ${jwt}, Bearer ${jwt}`, `bearer ${jwt},x`, "Bearer, Basic abc", `Bearer	${jwt} ${jwt}`]) {
+    const r = await get({ authorization, "x-access-token": token });
+    expect([authorization.slice(0, 12), r.status, r.body.message]).toEqual([authorization.slice(0, 12), 403, "Authorization header must be 'Bearer <JWT>'"]);
+  }
 });
