@@ -265,7 +265,7 @@ export class WorkerPool {
       if (!p) return;
       if (this.closed) {
         lane.shift();
-        p.rej(new WorkerCrash("the worker pool is closed"));
+        p.rej(new WorkerAborted("the worker pool is closed"));
         continue;
       }
       let slot = this.slots.find((s) => !s.dead && !s.inflight.length);
@@ -316,7 +316,9 @@ export class WorkerPool {
     this.closed = true;
     this.pump();
     const slots = [...this.slots];
-    for (const s of slots) this.drop(s, (_, head) => (head ? new WorkerCrash("the worker pool is closed") : new WorkerAborted("the worker pool is closed")));
+    // A stop is not the document's doing, even for the request a worker was running: aborted,
+    // so the job goes back to the queue with its attempt unspent (ingest-job.ts onError).
+    for (const s of slots) this.drop(s, () => new WorkerAborted("the worker pool is closed"));
     for (const s of slots) s.proc.kill("SIGKILL");
     await Promise.all(slots.map((s) => s.proc.exited));
   }
