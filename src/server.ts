@@ -62,7 +62,9 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   // Bun closes a connection whose request has sent nothing for idleTimeout seconds (Elysia passes
   // 30), even while the handler is still working: a summary wait (30 s by default) or an answer
   // from a local model on a loaded machine ended in a dropped socket. 255 s is Bun's maximum.
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: SERVER_BODY_LIMIT, idleTimeout: 255 });
+  // reusePort off: Elysia turns it on, and then a second server (other data) bound the same port
+  // and the kernel spread requests between the two.
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: SERVER_BODY_LIMIT, idleTimeout: 255, reusePort: false });
   const server = app.server!;
   let stopping: Promise<void> | undefined;
   return {

@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { runCli, tempDir } from "../helpers/server.ts";
+import { runCli, startKbqa, tempDir } from "../helpers/server.ts";
 
 const run = async (args: string[]) => {
   const r = await runCli(args);
@@ -59,4 +59,15 @@ test("serve: an address in use, or not of this machine, is told apart", async ()
     stdout: "",
     error: 'kbqa serve: --host: must be an IP address or a host name (e.g. 127.0.0.1, 0.0.0.0, ::1, localhost), got "999.1.1.1"',
   });
+});
+
+test("serve: a port another kbqa server listens on is in use, not shared", async () => {
+  // Elysia asks Bun for SO_REUSEPORT by default: a second server (other data) bound the same port
+  // and the kernel spread requests between the two, each answering from its own data.
+  await using k = await startKbqa();
+  using d = tempDir();
+  const port = new URL(k.url).port;
+  expect(await run(["serve", "--port", port, "--data", d.path])).toEqual(
+    failure(`kbqa serve: cannot listen on 127.0.0.1:${port}: the address is already in use (--host, --port)`),
+  );
 });
