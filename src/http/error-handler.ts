@@ -34,8 +34,10 @@ export function closeAfterAnswer(server: TimeoutServer | null | undefined, reque
   return { connection: "close" };
 }
 
-const jsonFor = (request: Request, server: TimeoutServer | null | undefined) => (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...closeAfterAnswer(server, request) } });
+const jsonFor = (request: Request, server: TimeoutServer | null | undefined, set: { status?: unknown }) => (status: number, body: unknown) => {
+  set.status = status; // what --log-requests reports (request-log.ts): Elysia leaves 500 there otherwise
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...closeAfterAnswer(server, request) } });
+};
 
 interface ValidationLike {
   type?: string;
@@ -63,9 +65,9 @@ export function describeValidation(e: ValidationLike): string {
 
 /** The one place that turns any thrown thing into the spec's error object. */
 export function errorHandler(log: Logger) {
-  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request, path, server }) => {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request, path, server, set }) => {
     const p = path ?? new URL(request.url).pathname;
-    const json = jsonFor(request, server);
+    const json = jsonFor(request, server, set);
     if (error instanceof AppError) return json(error.status, errorBody(error.status, error.message, p, error.details));
     const modelCode = MODEL_ERROR_CODES[(error as { code?: string })?.code ?? ""];
     if (modelCode) return json(STATUS_OF[modelCode], errorBody(STATUS_OF[modelCode], (error as Error).message, p));
