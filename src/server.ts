@@ -7,6 +7,7 @@ import { systemClock, type Clock } from "./store/time.ts";
 import { buildApp, buildServices } from "./http/app.ts";
 import { createModelRegistry } from "./models/registry.ts";
 import { FsBlobStore } from "./store/fs-blob.ts";
+import { sweepTemps } from "./store/temp-sweep.ts";
 import { openVectorIndex, startIngestion, startVectorIndexing } from "./ingest/start.ts";
 import { join } from "node:path";
 import { startIdleMaintenance } from "./runtime/idle.ts";
@@ -66,6 +67,13 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   // and the kernel spread requests between the two.
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: SERVER_BODY_LIMIT, idleTimeout: 255, reusePort: false });
   const server = app.server!;
+  // What writers killed with a previous server left behind, removed in the background.
+  let sweeping = true;
+  const sweep = sweepTemps(blobs.root, ctx.log, () => !sweeping).catch((e) => ctx.log.error("the sweep of temporary files failed", { error: String(e) }));
+  closers.push(async () => {
+    sweeping = false;
+    await sweep;
+  });
   let stopping: Promise<void> | undefined;
   return {
     url: `http://${config.host}:${server.port}`,

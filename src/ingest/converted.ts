@@ -18,6 +18,7 @@ import type { BlobStore } from "../store/blob.ts";
 import { markdownKey } from "../store/blob-keys.ts";
 import type { Db } from "../store/db.ts";
 import { loadConverted } from "./job-store.ts";
+import { tempSuffix } from "../store/temp-sweep.ts";
 
 /** Markdown up to this many characters is kept in the database, longer in the blob store. */
 export const INLINE_MARKDOWN_CHARS = 64 * 1024;
@@ -38,7 +39,7 @@ export async function putDerived(blobs: BlobStore, key: string, data: string): P
     await blobs.put(key, data);
     return;
   }
-  const tmp = `${path}.tmp-${process.pid}-${crypto.randomUUID()}`;
+  const tmp = `${path}${tempSuffix()}`;
   try {
     try {
       await writeFile(tmp, data);

@@ -1,6 +1,7 @@
 import { mkdirSync, openSync, writeSync, fsyncSync, closeSync, renameSync, statSync, rmSync, existsSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import type { BlobStat, BlobStore } from "./blob.ts";
+import { tempSuffix } from "./temp-sweep.ts";
 
 const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
@@ -31,7 +32,7 @@ export class FsBlobStore implements BlobStore {
 
   /** tempPath without creating the directory (for writers that create it themselves). */
   tempName(key: string): string {
-    return `${this.filePath(key)}.tmp-${process.pid}-${crypto.randomUUID()}`;
+    return `${this.filePath(key)}${tempSuffix()}`;
   }
 
   /** Makes a fully written temporary file the object; fsyncs it first unless the writer already did. */
