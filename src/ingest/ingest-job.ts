@@ -19,7 +19,7 @@ import type { Db } from "../store/db.ts";
 import { fromJson } from "../store/db.ts";
 import type { LanceIndex } from "../store/lance.ts";
 import { finishBatch } from "./finish-batch.ts";
-import { endJob, failDocument, isCurrent, loadDoc, setStage, unclaim, type DocRow, type JobRow, type Stage } from "./job-store.ts";
+import { chargeAttempt, endJob, failDocument, isCurrent, loadDoc, setStage, unclaim, type DocRow, type JobRow, type Stage } from "./job-store.ts";
 import { storageFailure } from "../store/storage-errors.ts";
 import { mediaType } from "./formats.ts";
 import { IngestFailure, type ParsedDocument } from "./parsed.ts";
@@ -90,6 +90,7 @@ export async function parseJob(d: IngestDeps, job: JobRow): Promise<ParsedJob | 
       },
       {
         small,
+        onStart: () => chargeAttempt(d.db, job),
         onMessage: (m) => {
           if (m.type === "vectors") parts.push(m.data);
           else if (m.type === "stage" && m.stage !== "converting") progress(d, job, m.stage, m.done ?? 0, m.total ?? 1);
@@ -148,6 +149,7 @@ export async function onError(d: IngestDeps, job: JobRow, e: unknown): Promise<J
     return "requeued";
   }
   // A crash or an infrastructure error may not be the document's fault: retry, then give up.
+  chargeAttempt(d.db, job); // a request that failed had started, whether or not its start was seen
   const msg = e instanceof Error ? e.message : String(e);
   d.log.error("ingestion attempt failed", { documentId: job.document_id, attempt: job.attempts, error: msg });
   if (job.attempts < d.maxAttempts) {

@@ -37,6 +37,8 @@ export interface JobRow {
   /** Bytes and type of the original (queuedOf only): small text files may queue in a busy worker. */
   size?: number | null;
   content_type?: string | null;
+  /** In memory: this claim's attempt is recorded (a worker began the job), so giving the job back refunds it. */
+  charged?: boolean;
 }
 
 export interface DocRow {
@@ -232,11 +234,13 @@ export function claim(db: Db, job: JobRow, now: number): JobRow | null {
 export function claimMany(db: Db, jobs: JobRow[], now: number): JobRow[] {
   if (!jobs.length) return [];
   return db.transaction(() => {
-    const take = sql(db, "UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ? AND state = 'queued'");
+    // No attempt yet: small jobs are claimed in groups and most wait in a worker's queue, so a
+    // crash now says nothing about them. The attempt is spent when a worker begins the job (chargeAttempt).
+    const take = sql(db, "UPDATE jobs SET state = 'running', started_at = ? WHERE id = ? AND state = 'queued'");
     const got: JobRow[] = [];
     for (const job of jobs) {
       if (!take.run(now, job.id).changes) continue;
-      const j = { ...job, state: "running", attempts: job.attempts + 1 };
+      const j: JobRow = { ...job, state: "running", charged: false };
       setStage(db, j, "converting", 0, 1);
       got.push(j);
     }
@@ -245,13 +249,30 @@ export function claimMany(db: Db, jobs: JobRow[], now: number): JobRow[] {
 }
 
 /**
- * Gives claimed jobs that never started their real work back to the queue without spending an
- * attempt (a clean shutdown with parsed documents still waiting for their batch).
+ * Gives claimed jobs back to the queue without spending an attempt: the attempt of a job a
+ * worker had begun is refunded (a clean shutdown, parsed documents still waiting for their
+ * batch, a full disk), and one never begun had none.
  */
 export function unclaim(db: Db, jobs: JobRow[]): void {
   if (!jobs.length) return;
   db.transaction(() => {
-    const q = sql(db, "UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), started_at = NULL WHERE id = ? AND state = 'running'");
-    for (const j of jobs) q.run(j.id);
+    const q = sql(db, "UPDATE jobs SET state = 'queued', attempts = max(attempts - ?, 0), started_at = NULL WHERE id = ? AND state = 'running'");
+    for (const j of jobs) q.run(j.charged ? 1 : 0, j.id);
   })();
+}
+
+/**
+ * A worker began the job: one attempt spent, recorded at once so that a crash of the whole
+ * server from here on counts against this document and not against the ones queued behind it.
+ * A write that fails (a full disk) leaves the attempt unrecorded rather than failing the parse.
+ */
+export function chargeAttempt(db: Db, job: JobRow): void {
+  if (job.charged) return;
+  job.charged = true;
+  job.attempts++;
+  try {
+    sql(db, "UPDATE jobs SET attempts = attempts + 1 WHERE id = ? AND state = 'running'").run(job.id);
+  } catch {
+    // Recovery then finds the job without this attempt: at worst one more try.
+  }
 }

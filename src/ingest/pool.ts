@@ -63,6 +63,8 @@ interface Pending {
   small: boolean;
   body: Body;
   onMessage?: (m: WorkerMessage) => void;
+  /** Called once, when the worker begins this request (its time limit starts): requests queued behind it have not. */
+  onStart?: () => void;
   res: (v: unknown) => void;
   rej: (e: Error) => void;
   timer?: Timer;
@@ -199,6 +201,11 @@ export class WorkerPool {
     const head = slot.inflight[0];
     if (!head || !slot.isReady || head.timer || slot.dead) return;
     head.timer = setTimeout(() => this.kill(slot, new IngestFailure(timeLimitReason(this.opts.timeoutMs))), this.opts.timeoutMs);
+    try {
+      head.onStart?.();
+    } catch {
+      // The caller's bookkeeping; the request runs regardless.
+    }
     slot.poll ??= setInterval(() => {
       const rss = (slot.rss = rssBytes(slot.proc.pid));
       if (rss !== undefined && rss > this.opts.memoryBytes) {
@@ -303,11 +310,14 @@ export class WorkerPool {
   /**
    * Sends one request and resolves with its result. Rejects with IngestFailure (user-facing:
    * the document's fault, including time and memory limits) or WorkerCrash (retryable;
-   * WorkerAborted when the request never started).
+   * WorkerAborted when the request never started, or the pool closed under it).
    */
-  run(body: Body, o: { priority?: "high" | "low"; small?: boolean; onMessage?: (m: WorkerMessage) => void } = {}): Promise<unknown> {
+  run(
+    body: Body,
+    o: { priority?: "high" | "low"; small?: boolean; onMessage?: (m: WorkerMessage) => void; onStart?: () => void } = {},
+  ): Promise<unknown> {
     return new Promise((res, rej) => {
-      this.waiting[o.priority ?? "high"].push({ id: this.nextId++, small: !!o.small, body, onMessage: o.onMessage, res, rej });
+      this.waiting[o.priority ?? "high"].push({ id: this.nextId++, small: !!o.small, body, onMessage: o.onMessage, onStart: o.onStart, res, rej });
       this.pump();
     });
   }
