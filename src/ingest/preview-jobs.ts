@@ -3,8 +3,10 @@
  * written in the transaction that makes a PDF READY (job-store commitReadyMany), moved on after
  * each finished batch of pages, and removed when the pages are all rendered, the budget cut them,
  * or the document changed. What is left at a start is resumed from `next_page` (scheduler.ts).
- * `starts` counts renderings begun, so a PDF that brings the server down while it renders is
- * given up after MAX_PREVIEW_STARTS instead of crashing every start.
+ * `starts` counts renderings begun since the last finished batch, so a PDF that brings the server
+ * (or its worker) down while it renders is given up after MAX_PREVIEW_STARTS starts without
+ * progress, instead of crashing every start; unrelated restarts during a long rendering that
+ * moves on never add up to that.
  */
 import type { Db } from "../store/db.ts";
 import { mediaType } from "./formats.ts";
@@ -41,9 +43,12 @@ export function beginPreviews(db: Db, p: Key): { nextPage: number; starts: numbe
   return row ? { nextPage: row.next_page, starts: row.starts } : null;
 }
 
-/** Pages before `nextPage` have both their tiles on disk. */
+/**
+ * Pages before `nextPage` have both their tiles on disk. Progress resets the count of starts to
+ * this one: only renderings interrupted without finishing a batch count towards giving up.
+ */
 export function advancePreviews(db: Db, p: Key, nextPage: number): void {
-  db.query("UPDATE preview_jobs SET next_page = ? WHERE document_id = ? AND org_id = ? AND generation = ?").run(nextPage, p.documentId, p.orgId, p.generation);
+  db.query("UPDATE preview_jobs SET next_page = ?, starts = 1 WHERE document_id = ? AND org_id = ? AND generation = ?").run(nextPage, p.documentId, p.orgId, p.generation);
 }
 
 /** Done with this generation's previews (never touches a newer generation's row). */

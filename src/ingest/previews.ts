@@ -27,7 +27,7 @@ import { freeBytes, storageFailure } from "../store/storage-errors.ts";
 import { briefMessage } from "./convert/errors.ts";
 import { loadDoc } from "./job-store.ts";
 import { advancePreviews, beginPreviews, endPreviews } from "./preview-jobs.ts";
-import type { WorkerPool } from "./pool.ts";
+import { WorkerExited, type WorkerPool } from "./pool.ts";
 import type { WorkerMessage } from "./worker.ts";
 
 export const PREVIEW_BATCH = 8;
@@ -147,7 +147,9 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
     }
   } catch (e) {
     stopped = true;
-    resumable = deps.closing?.() === true || !!storageFailure(e);
+    // Also a worker that exited under the rendering (killed from outside, or a native fault on a
+    // page): tried again at the next start, given up after MAX_PREVIEW_STARTS without progress.
+    resumable = deps.closing?.() === true || !!storageFailure(e) || e instanceof WorkerExited;
     if (deps.closing?.()) {
       // The pool was closed under this rendering: the next start resumes it.
     } else if (storageFailure(e)) {

@@ -58,3 +58,27 @@ test("after a restart the byte budget counts the tiles already written: the cut 
   expect(cut.pagesWritten).toBeGreaterThan(9);
   expect(k.stderr()).toContain('"previews resumed"');
 }, 180_000);
+
+test("restarts that each find the rendering further on never add up to giving it up", async () => {
+  // Three kills, each after another batch of pages finished: every start made progress, so the
+  // fourth start still resumes (before, any three interrupted starts gave the previews up).
+  const pdf = await textPdf(60);
+  let k = await startKbqa({ keepData: true });
+  const dataDir = k.dataDir;
+  try {
+    const org = await k.org();
+    const corpusId = (await org.api("POST", "/v1/corpus/", { name: "c" })).body.id;
+    const id = await ingestDocument(k, org, corpusId, "doc.pdf", pdf, "application/pdf");
+    for (const page of [8, 16, 24]) {
+      await waitFor(() => pageDone(k, org, id, page), `page ${page}'s tiles`, 60_000, 5);
+      await k.stop("SIGKILL");
+      expect(pageDone(k, org, id, 59)).toBe(false);
+      k = await startKbqa({ dataDir, keepData: true });
+    }
+    await waitFor(() => pageDone(k, org, id, 59), "the last page's tiles after the fourth start", 90_000);
+    expect(k.stderr()).not.toContain("previews given up");
+  } finally {
+    await k.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 240_000);
