@@ -82,7 +82,10 @@ export function startScheduler(deps: IngestDeps & { workers: number; previews: P
     } catch (e) {
       unrecorded = true;
       nextRecovery = Date.now() + RECOVERY_RETRY_MS;
-      if (!storageFailure(e)) log.error("ingestion recovery failed", { error: String(e) });
+      // A full or read-only volume pauses claims and says so (status `waiting`, one log line),
+      // as it does for a job: recovery is tried again when the pause ends.
+      if (storageFailure(e)) pause(e);
+      else log.error("ingestion recovery failed", { error: String(e) });
     }
   };
   let started = false;
@@ -118,8 +121,6 @@ export function startScheduler(deps: IngestDeps & { workers: number; previews: P
   };
   let lastOrg = "";
   let closed = false;
-  recover();
-  started = true;
 
   /**
    * While the data volume is full or read-only nothing is claimed: each claim would fail (or its
@@ -136,6 +137,8 @@ export function startScheduler(deps: IngestDeps & { workers: number; previews: P
     pausedUntil = Date.now() + backoff;
     log.error("ingestion paused: the data volume cannot be written", { failure: storageFailure(e), retryInMs: backoff, error: briefMessage(e) });
   };
+  recover();
+  started = true;
 
   const backlogRoom = () => waiting.length < MAX_WAITING_DOCS && waitingChars < MAX_WAITING_CHARS;
 

@@ -53,7 +53,13 @@ describe.skipIf(!CAN_MOUNT)("a full or read-only data disk (a real tmpfs)", () =
     const got = await k.request("GET", `/v1/corpus/${corpusId}`, undefined, auth);
     expect(got.status).toBe(200);
     expect(got.body.name).toBe("kept");
-    expect((await k.request("GET", `/v1/doc/${id}/status`, undefined, auth)).body.status).toBe("PROCESSING");
+    // Recovery could not write: the status and the log say why, instead of a silent PROCESSING.
+    const status = await waitFor(async () => {
+      const s = (await k.request("GET", `/v1/doc/${id}/status`, undefined, auth)).body;
+      return s.waiting ? s : null;
+    }, "the status to say ingestion is paused", 10_000);
+    expect(status).toMatchObject({ status: "PROCESSING", waiting: expect.stringContaining("the server's data disk is full") });
+    expect(k.stderr()).toContain("ingestion paused: the data volume cannot be written");
 
     disk.free();
     await waitFor(async () => (await k.request("GET", `/v1/doc/${id}/status`, undefined, auth)).body.status === "READY", "READY after space is freed", 60_000);
