@@ -20,6 +20,8 @@ export interface AppContext {
   blobs: BlobStore;
   /** Vectors and full-text index (LanceDB under <data>/lance); set by the ingestion wiring in server.ts. */
   vectors: VectorIndex;
+  /** Carries out the vector drops recorded by deletes now instead of at its next poll (documents/vector-drops.ts); set in server.ts. */
+  vectorDrops?: { kick(): void };
   /** Tells the ingestion scheduler a job was queued, so it need not wait for its next poll. */
   wakeIngestion?: () => void;
   /** Whether ingestion has no job in flight (idle-time maintenance waits for it); set with wakeIngestion. */

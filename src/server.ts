@@ -8,6 +8,7 @@ import { buildApp, buildServices } from "./http/app.ts";
 import { createModelRegistry } from "./models/registry.ts";
 import { FsBlobStore } from "./store/fs-blob.ts";
 import { sweepTemps } from "./store/temp-sweep.ts";
+import { startVectorDrops } from "./documents/vector-drops.ts";
 import { openVectorIndex, startIngestion, startVectorIndexing } from "./ingest/start.ts";
 import { join } from "node:path";
 import { startIdleMaintenance } from "./runtime/idle.ts";
@@ -49,6 +50,9 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   // cannot be kept (store/lance.ts); built in the background from ANN_MIN_ROWS rows.
   closers.push(startVectorIndexing(vectors, stderrLogger));
   const ctx: AppContext = { config, db, clock, log: stderrLogger, models, blobs, vectors, onClose: (fn) => closers.push(fn) };
+  const drops = startVectorDrops(db, vectors, stderrLogger);
+  ctx.vectorDrops = drops;
+  closers.push(() => drops.close());
   const services = await buildServices(ctx);
   let touch = () => {}; // the idle timer below needs the app, the app's request hook needs the timer
   const app = buildApp(ctx, services, () => touch());

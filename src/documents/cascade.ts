@@ -1,4 +1,5 @@
 import { CORPUS_CASCADE } from "../corpus/service.ts";
+import { CORPUS_VECTOR_DROPS } from "./vector-drops.ts";
 
 /**
  * Deleting a corpus soft-deletes its documents (a statement already in CORPUS_CASCADE); their
@@ -10,3 +11,6 @@ const STORAGE_REMOVED = `INSERT INTO usage_events (org_id, at, metric, op, amoun
   WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL AND size > 0`;
 
 if (!CORPUS_CASCADE.includes(STORAGE_REMOVED)) CORPUS_CASCADE.unshift(STORAGE_REMOVED);
+
+// Also before the documents are marked deleted: their vectors are dropped after the commit.
+if (!CORPUS_CASCADE.includes(CORPUS_VECTOR_DROPS)) CORPUS_CASCADE.unshift(CORPUS_VECTOR_DROPS);

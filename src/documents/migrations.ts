@@ -47,4 +47,11 @@ export const migrations: Migration[] = [
     id: "documents-003",
     sql: `ALTER TABLE upload_grants ADD COLUMN sha256 TEXT;`,
   },
+  {
+    // Vectors of removed content still to drop from LanceDB (vector-drops.ts); generation NULL: all.
+    id: "documents-004",
+    sql: `CREATE TABLE vector_drops (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, org_id TEXT NOT NULL, document_id TEXT NOT NULL,
+      generation INTEGER, created_at INTEGER NOT NULL);`,
+  },
 ];

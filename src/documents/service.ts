@@ -11,6 +11,7 @@ import { findRow, getRow, view, type DocRow, type DocStatus, type DocumentView }
 import { chunkColumn, normalizeTags, timeField } from "./fields.ts";
 import { commitDocument } from "./commit.ts";
 import "./cascade.ts";
+import { recordVectorDrop } from "./vector-drops.ts";
 
 export interface InitInput {
   corpusId: string;
@@ -58,12 +59,8 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
     return { uploadUrl: origin + u.path, expiresAt: new Date(u.expiresAt).toISOString() };
   };
 
-  /** Index deletes run after the SQLite commit and are best effort: retrieval filters hits through SQLite anyway. */
-  const dropVectors = (orgId: string, id: string) => {
-    const v = ctx.vectors;
-    if (!v) return;
-    v.deleteDocument(orgId, id).catch((e) => ctx.log.error("vector delete failed", { documentId: id, error: String(e) }));
-  };
+  /** The index drop recorded in the removing transaction is carried out now, after the commit (vector-drops.ts). */
+  const dropVectors = () => ctx.vectorDrops?.kick();
 
   return {
     init(orgId: string, principalUserId: string, b: InitInput, origin: string): Upload {
@@ -109,12 +106,13 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
              generation = generation + 1, updated_at = ? WHERE org_id = ? AND id = ?`,
         ).run(Math.max(now, r.updated_at + 1), orgId, id);
         db.query(DROP_CHUNKS).run(now, orgId, id);
+        recordVectorDrop(db, orgId, id, r.generation, now);
         // The size counter is dropped now, so the bytes stop counting now; the next commit counts them again.
         if (r.size) recordUsage(db, orgId, { metric: "storage", op: "removed", amount: r.size, at: now, userId: r.user_id, corpusId: r.corpus_id, source: "document" });
         const n = getRow(db, orgId, id);
         return { document: view(n), ...grantUpload(n, now, origin) };
       })();
-      dropVectors(orgId, id);
+      dropVectors();
       return out;
     },
 
@@ -172,9 +170,10 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
         db.query("UPDATE documents SET deleted_at = ? WHERE org_id = ? AND id = ?").run(now, orgId, id);
         db.query(DROP_CHUNKS).run(now, orgId, id);
         revokeGrants(db, orgId, id);
+        recordVectorDrop(db, orgId, id, null, now);
         if (r.size) recordUsage(db, orgId, { metric: "storage", op: "removed", amount: r.size, at: now, userId: r.user_id, corpusId: r.corpus_id, source: "document" });
       })();
-      dropVectors(orgId, id);
+      dropVectors();
     },
 
     exists: (orgId: string, id: string) => findRow(db, orgId, id) != null,

@@ -26,7 +26,8 @@ export interface VectorHit {
 export interface VectorIndex {
   /** Idempotent per chunkId: re-adding a chunk replaces it. */
   add(records: VectorRecord[]): Promise<void>;
-  deleteDocument(orgId: string, documentId: string): Promise<void>;
+  /** Every generation's rows, or only `generation`'s. */
+  deleteDocument(orgId: string, documentId: string, generation?: number): Promise<void>;
   deleteChunks(orgId: string, chunkIds: string[]): Promise<void>;
   countDocument(orgId: string, documentId: string, generation?: number): Promise<number>;
   searchVector(orgId: string, corpusIds: string[], vector: Float32Array, limit: number): Promise<VectorHit[]>;
