@@ -7,6 +7,8 @@
  * - direct write: a new file in the same data directory with the durability the route gives
  *   (open, one write, fsync of the file, fsync of the directory), synchronous calls. This is
  *   the issue's baseline. It is not atomic: a crash mid-write leaves half a file under the name.
+ * - O_DIRECT direct write: the same, written past the page cache as the route now writes a
+ *   declared body, so the route can also be read against the fastest plain write of the bytes.
  * - atomic direct write: the same, plus what atomicity costs — write to a temporary name,
  *   fsync, rename, fsync of the directory. That second directory fsync is a second journal
  *   commit the plain direct write does not need (its file fsync already commits the new name).
@@ -29,7 +31,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from "n
 import { join } from "node:path";
 import { startKbqa } from "../test/helpers/server.ts";
 import { percentile } from "./lib/load.ts";
-import { benchCorpus, directWrite, fsyncDir, startBarePut, startDurablePut, writeAll } from "./lib/upload-refs.ts";
+import { benchCorpus, directWrite, directWriteODirect, fsyncDir, startBarePut, startDurablePut, writeAll } from "./lib/upload-refs.ts";
 
 const N = Number(process.argv[2] ?? 1000);
 const SIZE = Number(process.argv[3] ?? 1024 * 1024);
@@ -97,6 +99,11 @@ try {
       directWrite(direct, `d${i}`, body);
       if (keep) rec("direct write", performance.now() - d0);
     },
+    async odirect(i, body, keep) {
+      const o0 = performance.now();
+      directWriteODirect(direct, `o${i}`, body);
+      if (keep) rec("O_DIRECT direct write", performance.now() - o0);
+    },
     async atomic(i, body, keep) {
       const a0 = performance.now();
       const name = join(direct, `a${i}`);
@@ -150,7 +157,7 @@ try {
   console.log(`bench-upload: ${N} cycles of ${SIZE} bytes, sequential, ${seconds.toFixed(1)} s wall, load average ${(await Bun.file("/proc/loadavg").text().catch(() => "?")).split(" ").slice(0, 3).join(" ")}`);
   console.log(`throughput: ${(N / sum(t.cycle!)).toFixed(1)} init+PUT+commit cycles/s, ${((N * SIZE) / 1048576 / sum(t.PUT!)).toFixed(1)} MiB/s through PUT (timed steps only; references and ingestion waits excluded)`);
   console.log("step                     mean ms   p50 ms   p99 ms");
-  const rows = ["init", "PUT", "commit", "cycle", ...[...serverPhases].map((p) => `PUT server ${p}`), "PUT outside handler", "direct write", "atomic direct write", "bare PUT", "minimal durable PUT"];
+  const rows = ["init", "PUT", "commit", "cycle", ...[...serverPhases].map((p) => `PUT server ${p}`), "PUT outside handler", "direct write", "O_DIRECT direct write", "atomic direct write", "bare PUT", "minimal durable PUT"];
   for (const name of rows) {
     const s = stat(t[name]!);
     console.log(`${name.padEnd(22)} ${f(s.mean)} ${f(s.p50)} ${f(s.p99)}`);
@@ -161,6 +168,8 @@ try {
   };
   console.log(`PUT / direct write:          ${ratio("PUT", "direct write")}   (issue target <= 1.5x)`);
   console.log(`PUT / atomic direct write:   ${ratio("PUT", "atomic direct write")}`);
+  console.log(`PUT / O_DIRECT direct write: ${ratio("PUT", "O_DIRECT direct write")}   (the same bytes written past the page cache, as the route does)`);
+  console.log(`direct / O_DIRECT direct:    ${ratio("direct write", "O_DIRECT direct write")}   (what the page cache costs a 1 MiB durable write here)`);
   console.log(`server total / direct write: ${ratio("PUT server total", "direct write")}`);
   console.log(`bare PUT / direct write:     ${ratio("bare PUT", "direct write")}   (HTTP floor, no disk)`);
   console.log(`minimal durable PUT / direct write: ${ratio("minimal durable PUT", "direct write")}   (floor of an atomic durable upload)`);

@@ -29,15 +29,7 @@ export async function inspectUpload(
   recordedHash: (size: number) => string | undefined,
   log: (error: unknown) => void,
 ): Promise<Inspection | null> {
-  /** Sniffing reads untrusted bytes: whatever it trips on is the file's fault (never a 500); the runtime's words go to the log. */
-  const judge = (bytes: Uint8Array): string | null => {
-    try {
-      return sniff(bytes, contentType);
-    } catch (e) {
-      log(e);
-      return "the file could not be inspected (its structure cannot be read)";
-    }
-  };
+  const judge = (bytes: Uint8Array) => judgeBytes(bytes, contentType, log);
   const path = blobs.filePath?.(key);
   const needs = sniffNeeds(contentType);
   if (!path || needs === "whole") {
@@ -83,6 +75,20 @@ export async function inspectUpload(
   }
   const reason = text ? text.finish() : needs === "zip" ? zipReason : judge(Buffer.concat(head));
   return { size, reason, sha256: known ?? hasher!.digest("hex") };
+}
+
+/**
+ * Why whole bytes in memory are not of the declared type, or null. Sniffing reads untrusted
+ * bytes: whatever it trips on is the file's fault (never a 500); the runtime's words go to the log.
+ * The storage route calls this on the body it holds, and commit on what it reads back.
+ */
+export function judgeBytes(bytes: Uint8Array, contentType: string, log: (error: unknown) => void): string | null {
+  try {
+    return sniff(bytes, contentType);
+  } catch (e) {
+    log(e);
+    return "the file could not be inspected (its structure cannot be read)";
+  }
 }
 
 /**

@@ -54,4 +54,12 @@ export const migrations: Migration[] = [
       id INTEGER PRIMARY KEY AUTOINCREMENT, org_id TEXT NOT NULL, document_id TEXT NOT NULL,
       generation INTEGER, created_at INTEGER NOT NULL);`,
   },
+  {
+    // The storage route's verdict on the bytes (is this the declared type?), judged while it held
+    // them in memory, so commit need not read the object back (inspected 1: sniff_reason is the
+    // verdict, NULL meaning fine; NULL: not judged, commit reads the file as before).
+    id: "documents-005",
+    sql: `ALTER TABLE upload_grants ADD COLUMN inspected INTEGER;
+      ALTER TABLE upload_grants ADD COLUMN sniff_reason TEXT;`,
+  },
 ];

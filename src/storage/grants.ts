@@ -68,9 +68,20 @@ export function releaseGrant(db: Db, nonce: string): void {
   }
 }
 
-/** Spends the grant for good. Throws if that cannot be recorded; the caller then releases it. */
-export function completeGrant(db: Db, nonce: string, size: number, sha256: string, now: number): void {
-  db.query("UPDATE upload_grants SET completed_at = ?, size = ?, sha256 = ? WHERE nonce = ?").run(now, size, sha256, nonce);
+/**
+ * Spends the grant for good, with what the route learnt of the bytes: size, SHA-256 and, when it
+ * judged them while they were in memory, its verdict on their type (null: they are what the grant
+ * declared). Throws if that cannot be recorded; the caller then releases it.
+ */
+export function completeGrant(db: Db, nonce: string, size: number, sha256: string, now: number, verdict?: { reason: string | null }): void {
+  db.query("UPDATE upload_grants SET completed_at = ?, size = ?, sha256 = ?, inspected = ?, sniff_reason = ? WHERE nonce = ?").run(
+    now,
+    size,
+    sha256,
+    verdict ? 1 : null,
+    verdict?.reason ?? null,
+    nonce,
+  );
   writingIn(db).delete(nonce);
 }
 
@@ -78,13 +89,25 @@ export function completeGrant(db: Db, nonce: string, size: number, sha256: strin
  * Size and SHA-256 (hex) of what the completed PUT of the document's generation wrote, if one
  * did. A URL is single use and bound to its generation, so that PUT is the object's only writer.
  */
-export function uploadedObject(db: Db, orgId: string, documentId: string, generation: number): { size: number; sha256: string } | null {
-  return db
-    .query<{ size: number; sha256: string }, [string, string, number]>(
-      `SELECT size, sha256 FROM upload_grants WHERE org_id = ? AND document_id = ? AND generation = ?
+export interface UploadedObject {
+  size: number;
+  sha256: string;
+  /** The type the URL was bound to, as declared. */
+  contentType: string;
+  /** The route's verdict on the bytes against that type, when it judged them (reason null: fine). */
+  verdict: { reason: string | null } | null;
+}
+
+export function uploadedObject(db: Db, orgId: string, documentId: string, generation: number): UploadedObject | null {
+  const row = db
+    .query<{ size: number; sha256: string; content_type: string; inspected: number | null; sniff_reason: string | null }, [string, string, number]>(
+      `SELECT size, sha256, content_type, inspected, sniff_reason FROM upload_grants WHERE org_id = ? AND document_id = ? AND generation = ?
        AND completed_at IS NOT NULL AND sha256 IS NOT NULL ORDER BY completed_at DESC LIMIT 1`,
     )
     .get(orgId, documentId, generation);
+  if (!row) return null;
+  const verdict = row.inspected === 1 ? { reason: row.sniff_reason } : null;
+  return { size: row.size, sha256: row.sha256, contentType: row.content_type, verdict };
 }
 
 /** True while a PUT to the document's current generation is being written. */

@@ -8,6 +8,8 @@ import { storageError } from "./s3-error.ts";
 import { storageFailure, STORAGE_FAILURE_MESSAGE } from "../store/storage-errors.ts";
 import { STORAGE_PREFIX, verify } from "./sign.ts";
 import { TooLarge, writeUpload } from "./write.ts";
+import { judgeBytes } from "../documents/inspect.ts";
+import { briefMessage } from "../ingest/convert/errors.ts";
 
 /**
  * Headers of a served object. Uploaded files are the organizations' content, served from the
@@ -91,10 +93,15 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         }
         const claimed = performance.now();
         try {
-          const { size, sha256, timing } = await writeUpload(blobs, key, request, max);
+          // A body held whole in memory is judged there, while the disk works, so commit reads nothing back.
+          let verdict: { reason: string | null } | undefined;
+          const inspect = (body: Uint8Array) => {
+            verdict = { reason: judgeBytes(body, v.grant.contentType, (e) => ctx.log.error("inspecting an upload failed", { key, error: briefMessage(e) })) };
+          };
+          const { size, sha256, timing } = await writeUpload(blobs, key, request, max, { inspect });
           const c0 = performance.now();
           const hex = sha256.toString("hex");
-          completeGrant(ctx.db, nonce, size, hex, ctx.clock.now());
+          completeGrant(ctx.db, nonce, size, hex, ctx.clock.now(), verdict);
           const end = performance.now();
           // Server-Timing lets a client (scripts/bench-upload.ts) split network time from storage time.
           const all = { claim: claimed - t0, ...timing, complete: end - c0, total: end - t0 };

@@ -1,10 +1,14 @@
-import { closeSync, fsync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { ptr } from "bun:ffi";
+import { closeSync, constants, fsync, ftruncateSync, mkdirSync, openSync, rmSync, write, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import type { FsBlobStore } from "../store/fs-blob.ts";
 import { Flusher } from "./flusher.ts";
 
 const fsyncAsync = promisify(fsync);
+/** A positional write on the thread pool, resolving to the bytes written. */
+const writeAsync = (fd: number, b: Uint8Array, off: number, len: number, pos: number) =>
+  new Promise<number>((resolve, reject) => write(fd, b, off, len, pos, (e, n) => (e ? reject(e) : resolve(n))));
 
 export class TooLarge extends Error {
   constructor(readonly limit: number) {
@@ -26,6 +30,7 @@ export interface WriteTiming {
   open: number;
   /** Waiting for body bytes, not counting the writes done meanwhile. */
   recv: number;
+  /** Copying into the page cache (buffered), or the device write when it went straight to the disk. */
   write: number;
   hash: number;
   /** From the last byte until the file (data and metadata) and the key's new directories are durable. */
@@ -36,6 +41,8 @@ export interface WriteTiming {
 
 export interface WriteResult {
   size: number;
+  /** The bytes went from the request's buffer to the disk (O_DIRECT), not through the page cache. */
+  direct: boolean;
   /** SHA-256 of the bytes: the ETag (hex) and S3's x-amz-checksum-sha256 (base64). */
   sha256: Buffer;
   timing: WriteTiming;
@@ -68,7 +75,14 @@ export interface WriteResult {
  * during the transfer instead was measured no faster, the event loop being busy reading the
  * body then.
  */
-export async function writeUpload(blobs: FsBlobStore, key: string, request: Request, maxBytes: number): Promise<WriteResult> {
+export async function writeUpload(
+  blobs: FsBlobStore,
+  key: string,
+  request: Request,
+  maxBytes: number,
+  opts: WriteOptions = {},
+): Promise<WriteResult> {
+  const inspect = opts.inspect;
   const o0 = performance.now();
   const dir = dirname(blobs.filePath(key));
   const created = mkdirSync(dir, { recursive: true });
@@ -80,20 +94,51 @@ export async function writeUpload(blobs: FsBlobStore, key: string, request: Requ
   let fd = -1;
   let flusher: Flusher | null = null;
   let size = 0;
+  let direct = false;
   try {
-    fd = openSync(tmp, "w", 0o600);
+    const declared = declaredLength(request);
+    const whole = declared !== null && declared <= Math.min(HOLD_FOR_HASH_MAX, maxBytes);
+    fd = whole && declared >= DIRECT_MIN_BYTES && opts.direct !== false ? openDirect(tmp) : -1;
+    if (fd >= 0) direct = true;
+    else fd = openSync(tmp, "w", 0o600);
     flusher = new Flusher(fd);
     const t0 = performance.now();
     timing.open = t0 - o0;
-    const declared = declaredLength(request);
-    if (declared !== null && declared <= Math.min(HOLD_FOR_HASH_MAX, maxBytes)) {
+    if (whole) {
       const body = await request.bytes();
       size = body.byteLength;
       if (size > maxBytes) throw new TooLarge(maxBytes);
       const w0 = performance.now();
-      writeAll(fd, body);
-      timing.write = performance.now() - w0;
-      held.push(body);
+      let stored = false;
+      let hashed = false;
+      if (direct && ptr(body) % DIRECT_ALIGN === 0) {
+        // The device write runs on the thread pool; the hash (and the caller's inspection) meanwhile.
+        const written = writeDirect(fd, body);
+        let refused: boolean;
+        try {
+          const h0 = performance.now();
+          hasher.update(body);
+          inspect?.(body);
+          timing.hash = performance.now() - h0;
+          hashed = true;
+        } finally {
+          refused = await written; // never leave a pool thread writing to a descriptor being closed
+        }
+        stored = !refused;
+      }
+      if (!stored) {
+        if (direct) {
+          // Not aligned, or the filesystem takes O_DIRECT at open but not these writes: the page cache it is.
+          direct = false;
+          closeSync(fd);
+          fd = -1;
+          fd = openSync(tmp, "w", 0o600);
+          flusher = new Flusher(fd);
+        }
+        writeAll(fd, body);
+        if (!hashed) held.push(body);
+      }
+      timing.write = performance.now() - w0 - timing.hash;
     } else if (request.body) {
       for await (const chunk of request.body) {
         size += chunk.byteLength;
@@ -121,7 +166,10 @@ export async function writeUpload(blobs: FsBlobStore, key: string, request: Requ
     // it waits for the pages they are writing and sends only what they do not cover.
     const synced = Promise.all([flusher.settle(), fsyncAsync(fd), syncCreated(created, dir)]);
     const h0 = performance.now();
-    for (const c of held) hasher.update(c); // CPU work overlapping the fsyncs, which run on the thread pool
+    for (const c of held) {
+      hasher.update(c); // CPU work overlapping the fsyncs, which run on the thread pool
+      if (whole) inspect?.(c);
+    }
     timing.hash += performance.now() - h0;
     await synced;
     closeSync(fd);
@@ -138,7 +186,69 @@ export async function writeUpload(blobs: FsBlobStore, key: string, request: Requ
     rmSync(tmp, { force: true });
     throw e;
   }
-  return { size, sha256: hasher.digest(), timing };
+  return { size, direct, sha256: hasher.digest(), timing };
+}
+
+export interface WriteOptions {
+  /** false: never O_DIRECT (tests of the page-cache path). */
+  direct?: boolean;
+  /** Called with the whole body when it was held in memory (declared length up to HOLD_FOR_HASH_MAX), while the disk works. */
+  inspect?: (body: Uint8Array) => void;
+}
+
+/** O_DIRECT wants memory, offsets and lengths in multiples of the logical block; 4 KiB covers today's disks. */
+const DIRECT_ALIGN = 4096;
+/** Below this a body is not worth a device round trip of its own (and Bun's buffer may not be page-aligned). */
+export const DIRECT_MIN_BYTES = 64 * 1024;
+
+/** The temporary file opened for O_DIRECT writes, or -1 where the filesystem refuses them. */
+function openDirect(tmp: string): number {
+  try {
+    return openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_DIRECT, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EINVAL") return -1;
+    throw e;
+  }
+}
+
+/**
+ * Writes a page-aligned body with O_DIRECT on the thread pool: the aligned bulk straight from the
+ * body's memory, the last partial block through a zero-padded copy, then the file is cut to the
+ * body's size. Resolves true when the filesystem refused the writes (EINVAL), so the caller can
+ * write through the page cache instead; nothing it wrote then counts (the file is truncated).
+ */
+async function writeDirect(fd: number, body: Uint8Array): Promise<boolean> {
+  const bulk = body.byteLength - (body.byteLength % DIRECT_ALIGN);
+  const writes: Promise<unknown>[] = [];
+  if (bulk) writes.push(writeFully(fd, body, 0, bulk));
+  if (bulk < body.byteLength) {
+    const pad = alignedBlock();
+    pad.set(body.subarray(bulk));
+    writes.push(writeFully(fd, pad, bulk, DIRECT_ALIGN));
+  }
+  const results = await Promise.allSettled(writes);
+  const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
+  if (failed) {
+    if ((failed.reason as NodeJS.ErrnoException)?.code === "EINVAL") return true;
+    throw failed.reason;
+  }
+  if (bulk < body.byteLength) ftruncateSync(fd, body.byteLength);
+  return false;
+}
+
+async function writeFully(fd: number, bytes: Uint8Array, position: number, length: number): Promise<void> {
+  for (let off = 0; off < length; ) {
+    const n = await writeAsync(fd, bytes, off, length - off, position + off);
+    if (n <= 0) throw Object.assign(new Error("short O_DIRECT write"), { code: "EIO" });
+    off += n;
+  }
+}
+
+/** A fresh zeroed block at a page-aligned address (the padded tail of an O_DIRECT write). */
+function alignedBlock(): Uint8Array {
+  const mem = new Uint8Array(2 * DIRECT_ALIGN);
+  const at = (DIRECT_ALIGN - (ptr(mem) % DIRECT_ALIGN)) % DIRECT_ALIGN;
+  return mem.subarray(at, at + DIRECT_ALIGN);
 }
 
 /** Content-Length when the client declared one (HTTP framing then guarantees exactly that many bytes). */
