@@ -5,7 +5,11 @@ import { SORTS } from "./search.ts";
 
 const Filename = DisplayName(1024, "Display name; stored as given, never used in a storage path");
 // Items and count are bounded loosely here (and by the body limit): the rule applies after trimming (fields.ts).
-const Tags = t.Array(t.String(), { maxItems: 1000, description: "At most 32 tags of at most 64 characters, after trimming, dropping blanks and collapsing duplicates" });
+const Tags = t.Array(t.String(), {
+  maxItems: 1000, // a bound on the raw list; the limit of 32 applies after blanks and duplicates are dropped (fields.ts)
+  description: "At most 32 tags of at most 64 characters, after trimming, dropping blanks and collapsing duplicates",
+  "x-rule": "an array of at most 32 tags, each a string of at most 64 characters",
+});
 const Time = t.String({ description: "ISO-8601 timestamp" });
 const CHUNK_DOC = "Chunking override handed to the chunker as stored; {} means the platform default";
 const Chunk = JsonObject(CHUNK_DOC);

@@ -85,6 +85,8 @@ function choices(s: Schema): string[] | undefined {
 
 /** What a schema allows, as a noun phrase: "an integer from 1 to 100", "one of LOW, HIGH". */
 export function describe(s: Schema): string {
+  // A rule the schema cannot express alone (enforced after normalising) is stated by the schema itself.
+  if (typeof s["x-rule"] === "string") return s["x-rule"];
   if (isUnion(s)) {
     const members = leaves(s).filter((m) => !isNumericCarrier(m));
     const consts = members.filter((m) => m.const !== undefined);

@@ -41,6 +41,8 @@ test("enumerations list their values, whether literals or patterned query string
 
 test("a bad element is named by its index, inside a nullable array too", async () => {
   expect(await refusal("POST", "/v1/doc/init", init({ tags: ["a", 5] }))).toEqual([400, "Invalid body field 'tags[1]': must be a string (got 5)"]);
+  // The raw list's schema bound (1000) is not the rule a client must follow (32 after dropping blanks and duplicates).
+  expect(await refusal("POST", "/v1/doc/init", init({ tags: "hr" }))).toEqual([400, `Invalid body field 'tags': must be an array of at most 32 tags, each a string of at most 64 characters, or null (got "hr")`]);
   expect(await refusal("POST", "/v1/doc/init", init({ tags: ["ok", " ", "x".repeat(65)] }))).toEqual([400, "Invalid body field 'tags[2]': must be at most 64 characters after trimming (got 65)"]);
   expect(await refusal("PATCH", `/v1/chunk/${crypto.randomUUID()}`, { pages: [0] })).toEqual([400, "Invalid body field 'pages[0]': must be an integer from 1 to 1000000 (got 0)"]);
 });
