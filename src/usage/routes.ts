@@ -9,7 +9,7 @@ import type { UsageService } from "./service.ts";
 function timeframeOf(q: { timeframe?: string }): Timeframe {
   if (q.timeframe === undefined || q.timeframe === "") return DEFAULT_TIMEFRAME;
   if (!isTimeframe(q.timeframe)) {
-    throw badRequest(`Invalid query parameter 'timeframe': expected one of ${TIMEFRAMES.join(", ")} (default ${DEFAULT_TIMEFRAME}), got "${q.timeframe}"`);
+    throw badRequest(`Invalid query parameter 'timeframe': must be one of ${TIMEFRAMES.join(", ")}, or omitted for ${DEFAULT_TIMEFRAME} (got ${JSON.stringify(q.timeframe)})`);
   }
   return q.timeframe;
 }

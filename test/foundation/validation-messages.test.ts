@@ -47,6 +47,11 @@ test("a bad element is named by its index, inside a nullable array too", async (
   expect(await refusal("PATCH", `/v1/chunk/${crypto.randomUUID()}`, { pages: [0] })).toEqual([400, "Invalid body field 'pages[0]': must be an integer from 1 to 1000000 (got 0)"]);
 });
 
+test("rules checked past the schema name their field in the same words", async () => {
+  expect(await refusal("POST", "/v1/doc/init", init({ contentType: "application/pdfx" }))).toEqual([415, `Invalid body field 'contentType': "application/pdfx" is not an accepted type; see GET /v1/doc/accept`]);
+  expect(await refusal("GET", "/v1/usage/all?timeframe=day")).toEqual([400, `Invalid query parameter 'timeframe': must be one of Day, Week, Month, Year, or omitted for Month (got "day")`]);
+});
+
 test("identifiers, missing fields and bodies that are not objects", async () => {
   expect(await refusal("POST", "/v1/doc/init", init({ corpusId: "nope" }))).toEqual([400, `Invalid body field 'corpusId': must be a UUID (got "nope")`]);
   expect(await refusal("GET", "/v1/session/q?corpusId=nope")).toEqual([400, `Invalid query parameter 'corpusId': must be a UUID (got "nope")`]);
