@@ -4,6 +4,7 @@
  * "kbqa listening on …" line) on stdout, everything else on stderr; usage errors exit 2.
  */
 import { ConfigError, defaultNote, FIELDS, loadConfig, settingLabel, type Config } from "./config.ts";
+import { resolve } from "node:path";
 import { openDb } from "./store/db.ts";
 import { diagnoseStorage } from "./store/storage-errors.ts";
 import { DataDirInUse } from "./store/data-lock.ts";
@@ -125,6 +126,9 @@ const COMMANDS: Record<string, Command> = {
       const db = openDb(config.dataDir);
       out(createOrg(db, org));
       db.close();
+      // The organization exists only for a server using this directory: a terminal without the
+      // server's KBQA_DATA_DIR creates it elsewhere, and its keys then answer 403 "unknown key".
+      console.error(`kbqa org create: stored in the data directory ${resolve(config.dataDir)}; the server must use the same --data`);
       return 0;
     },
   },

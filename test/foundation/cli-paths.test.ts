@@ -43,3 +43,14 @@ test("a missing models directory is no models (built-in ones are used), not an e
   using d = tempDir();
   expect(await run(["models", "list", "--models", join(d.path, "none")])).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
 });
+
+test("org create says on stderr which data directory now holds the organization (stdout stays the JSON)", async () => {
+  using d = tempDir();
+  const dir = join(d.path, "data");
+  const r = await run(["org", "create", "Acme", "--data", dir]);
+  expect({ code: r.code, stdout: Object.keys(JSON.parse(r.stdout)).sort(), stderr: r.stderr }).toEqual({
+    code: 0,
+    stdout: ["id", "name"],
+    stderr: `kbqa org create: stored in the data directory ${dir}; the server must use the same --data\n`,
+  });
+});
