@@ -15,7 +15,7 @@ import { directWrite } from "./lib/upload-refs.ts";
 const SIZE = 1024 * 1024;
 const N = Number(process.argv[2] ?? 120);
 const BLOCKS = Number(process.argv[3] ?? 4);
-const MODES = ["bare", "whole", "bunwrite", "dsync", "writeback", "raw", "odirect", "odirect-stream"] as const;
+const MODES = ["bare", "whole", "bunwrite", "dsync", "writeback", "raw", "odirect"] as const;
 // The same temporary directory (and disk) the other upload benchmarks' data directories use.
 const root = mkdtempSync(join(tmpdir(), "kbqa-bench-upload-floor-"));
 

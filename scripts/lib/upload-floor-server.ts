@@ -6,13 +6,15 @@
  * O_DSYNC), writeback (streamed, writeback of each chunk started with sync_file_range, fdatasync
  * at the end), raw (no Bun.serve: a TCP listener that reads the request head itself and writes
  * each segment the moment the socket delivers it, writeback started at once, fdatasync at the
- * end; Content-Length bodies only, one request per connection at a time: a floor, not a server).
+ * end; Content-Length bodies only, one request per connection at a time: a floor, not a server),
+ * odirect (body read whole, written with O_DIRECT as the route writes it, fsync).
  * Every durable mode writes a temporary file and renames it, then fsyncs DIR.
  * Prints its port on stdout.
  */
 import fs from "node:fs";
 import { promisify } from "node:util";
-import { dlopen, FFIType, ptr } from "bun:ffi";
+import { dlopen, FFIType } from "bun:ffi";
+import { writeODirectSync } from "./upload-refs.ts";
 
 const fsync = promisify(fs.fsync);
 const fdatasync = promisify(fs.fdatasync);
@@ -52,8 +54,13 @@ async function store(r: Request): Promise<void> {
     const fd = fs.openSync(tmp, "r");
     await fsync(fd);
     fs.closeSync(fd);
-  } else if (mode === "odirect" || mode === "odirect-stream") {
-    await storeDirect(r, tmp, mode === "odirect-stream");
+  } else if (mode === "odirect") {
+    const b = await r.bytes();
+    const { O_WRONLY, O_CREAT, O_TRUNC, O_DIRECT } = fs.constants;
+    const fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0o600);
+    writeODirectSync(fd, b);
+    await fsync(fd);
+    fs.closeSync(fd);
   } else {
     const { O_WRONLY, O_CREAT, O_TRUNC, O_DSYNC } = fs.constants;
     const fd = fs.openSync(tmp, mode === "dsync" ? O_WRONLY | O_CREAT | O_TRUNC | O_DSYNC : "w", 0o600);
@@ -67,52 +74,6 @@ async function store(r: Request): Promise<void> {
     fs.closeSync(fd);
   }
   publish(tmp, name);
-}
-
-const ALIGN = 4096;
-const STAGE = 1 << 20;
-/** A reused, page-aligned staging buffer (O_DIRECT needs aligned memory, offsets and lengths). */
-const stageMem = new Uint8Array(2 * STAGE + ALIGN);
-const stageAt = (ALIGN - (ptr(stageMem) % ALIGN)) % ALIGN;
-const stages = [stageMem.subarray(stageAt, stageAt + STAGE), stageMem.subarray(stageAt + STAGE, stageAt + 2 * STAGE)];
-for (const st of stages) st.fill(0);
-/** A positional write on the thread pool, resolving to the bytes written. */
-const writeAsync = (fd: number, b: Uint8Array, off: number, len: number, pos: number) =>
-  new Promise<number>((resolve, reject) => fs.write(fd, b, off, len, pos, (e, n) => (e ? reject(e) : resolve(n))));
-
-/** O_DIRECT: the bytes go from a staging buffer to the device, never through the page cache. */
-async function storeDirect(r: Request, tmp: string, stream: boolean): Promise<void> {
-  const { O_WRONLY, O_CREAT, O_TRUNC, O_DIRECT } = fs.constants;
-  const fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0o600);
-  let pos = 0; // bytes handed to the device
-  let fill = 0; // bytes in the current stage
-  let cur = 0;
-  let pending: Promise<unknown> = Promise.resolve();
-  const flush = async (len: number) => {
-    const st = stages[cur]!;
-    await pending; // the other stage is free again once its write is done
-    pending = writeAsync(fd, st, 0, len, pos);
-    pos += len;
-    cur ^= 1;
-    fill = 0;
-  };
-  const take = async (c: Uint8Array) => {
-    for (let o = 0; o < c.byteLength; ) {
-      const n = Math.min(STAGE - fill, c.byteLength - o);
-      stages[cur]!.set(c.subarray(o, o + n), fill);
-      fill += n;
-      o += n;
-      if (fill === STAGE) await flush(STAGE);
-    }
-  };
-  if (stream) for await (const c of r.body!) await take(c);
-  else await take(await r.bytes());
-  const size = pos + fill;
-  if (fill) await flush(Math.ceil(fill / ALIGN) * ALIGN);
-  await pending;
-  fs.ftruncateSync(fd, size);
-  await fdatasync(fd);
-  fs.closeSync(fd);
 }
 
 /** MODE=raw: what is left when Bun.serve's body delivery (three chunks, the first 0.6 ms in) is taken away. */

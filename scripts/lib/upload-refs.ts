@@ -3,6 +3,7 @@ import { ptr } from "bun:ffi";
 import { closeSync, constants, fsyncSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Kbqa } from "../../test/helpers/server.ts";
+import { alignedBuffer, DIRECT_ALIGN } from "../../src/storage/write.ts";
 
 /** A child Bun.serve that reads each request body and discards it: the HTTP floor of an upload, no disk. */
 export function startBarePut(maxBodyBytes: number): Promise<{ port: number; stop(): void }> {
@@ -56,31 +57,31 @@ export function directWrite(dir: string, name: string, body: Uint8Array) {
   fsyncDir(dir);
 }
 
-const ALIGN = 4096;
 let staging: Uint8Array | null = null;
 
 /**
- * The same durability with O_DIRECT, as the route now writes a declared body: the bytes go from
- * page-aligned memory to the disk without the page cache, the last partial block padded and the
- * file cut to size, then fsync of the file and the directory. The body is copied into a reused
- * aligned buffer when its own memory is not aligned (the route's request buffers are).
+ * Writes a body at offset 0 of a file opened with O_DIRECT, as the route writes a declared body:
+ * from page-aligned memory, the last partial block padded, the file then cut to size. The body is
+ * copied into a reused aligned buffer when its own memory is not aligned or its size not a
+ * multiple of the block (the route copies only the last block; the bench's bodies are 1 MiB).
  */
-export function directWriteODirect(dir: string, name: string, body: Uint8Array) {
-  const padded = Math.ceil(body.byteLength / ALIGN) * ALIGN;
+export function writeODirectSync(fd: number, body: Uint8Array) {
+  const padded = Math.ceil(body.byteLength / DIRECT_ALIGN) * DIRECT_ALIGN;
   let src = body;
-  if (ptr(body) % ALIGN !== 0 || padded !== body.byteLength) {
-    if (!staging || staging.byteLength < padded) {
-      const mem = new Uint8Array(padded + ALIGN);
-      const at = (ALIGN - (ptr(mem) % ALIGN)) % ALIGN;
-      staging = mem.subarray(at, at + padded);
-    }
+  if (ptr(body) % DIRECT_ALIGN !== 0 || padded !== body.byteLength) {
+    if (!staging || staging.byteLength < padded) staging = alignedBuffer(padded);
     staging.set(body);
     staging.fill(0, body.byteLength, padded);
     src = staging.subarray(0, padded);
   }
-  const fd = openSync(join(dir, name), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_DIRECT, 0o600);
   for (let off = 0; off < padded; ) off += writeSync(fd, src, off, padded - off, off);
   if (padded !== body.byteLength) ftruncateSync(fd, body.byteLength);
+}
+
+/** The direct write's durability with O_DIRECT: the bytes reach the disk without the page cache. */
+export function directWriteODirect(dir: string, name: string, body: Uint8Array) {
+  const fd = openSync(join(dir, name), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_DIRECT, 0o600);
+  writeODirectSync(fd, body);
   fsyncSync(fd);
   closeSync(fd);
   fsyncDir(dir);

@@ -2,7 +2,6 @@ import { briefMessage } from "../ingest/convert/errors.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, badRequest, conflict, type ErrorCode } from "../http/errors.ts";
 import { inspectUpload } from "./inspect.ts";
-import { mediaType } from "../ingest/formats.ts";
 import { recordUsage } from "../usage/record.ts";
 import { uploadedObject, uploadInProgress } from "../storage/grants.ts";
 import { getRow, view, type DocRow, type DocumentView } from "./rows.ts";
@@ -49,18 +48,14 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
   if (stat.size > max) fail("PAYLOAD_TOO_LARGE", `The uploaded file has ${stat.size} bytes; the maximum is ${max}`);
   // The storage route hashed the bytes as it wrote them, and judged their type when it held them
   // whole: commit then reads nothing back. A file that got there another way is read here.
-  const uploaded = uploadedObject(db, orgId, id, r.generation);
-  const judged = uploaded?.verdict && uploaded.size === stat.size && mediaType(uploaded.contentType) === r.content_type ? uploaded.verdict : null;
-  const inspected = judged
-    ? { size: stat.size, reason: judged.reason, sha256: uploaded!.sha256 }
-    : await inspectUpload(
-        blobs,
-        r.blob_key,
-        stat.size,
-        r.content_type,
-        (size) => (uploaded?.size === size ? uploaded.sha256 : undefined),
-        (e) => ctx.log.error("inspecting an upload failed", { documentId: id, error: briefMessage(e) }),
-      );
+  const inspected = await inspectUpload(
+    blobs,
+    r.blob_key,
+    stat.size,
+    r.content_type,
+    uploadedObject(db, orgId, id, r.generation),
+    (e) => ctx.log.error("inspecting an upload failed", { documentId: id, error: briefMessage(e) }),
+  );
   if (!inspected) throw badRequest("Nothing was uploaded for this document: PUT the file to uploadUrl first");
   if (inspected.reason) fail("UNSUPPORTED_MEDIA_TYPE", `The uploaded bytes are not ${r.content_type}: ${inspected.reason}`);
   const { size, sha256: hash } = inspected;

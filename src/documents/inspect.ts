@@ -1,6 +1,8 @@
 import { readSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import type { BlobStore } from "../store/blob.ts";
+import type { UploadedObject } from "../storage/grants.ts";
+import { mediaType } from "../ingest/formats.ts";
 import type { ByteSource } from "../ingest/convert/zip.ts";
 import { sniff, sniffArchive, sniffNeeds, SNIFF_HEAD_BYTES, TextSniffer } from "../ingest/sniff.ts";
 
@@ -18,7 +20,9 @@ export interface Inspection {
  * concurrent commits of 95 MB files took the server to 1.2 GB. Now a PDF is judged by its first
  * KiB, an Office file by its zip directory and [Content_Types].xml, read where they are, and a
  * text file is read a piece at a time, checked and hashed as it goes, yielding to other requests
- * between pieces. A file is read whole (in pieces) only to hash it when the upload recorded no hash.
+ * between pieces. A file is read whole (in pieces) only to hash it when the upload recorded no hash,
+ * and not at all when the storage route also judged the bytes (it held them whole while writing):
+ * its record stands for the object when it is of the same size and declared type.
  */
 export async function inspectUpload(
   blobs: BlobStore,
@@ -26,9 +30,14 @@ export async function inspectUpload(
   /** The object's size, as the caller's stat found it (commit checks it against the limit first). */
   statSize: number,
   contentType: string,
-  recordedHash: (size: number) => string | undefined,
+  /** What the storage route recorded of the bytes it wrote, if it wrote them (uploadedObject). */
+  recorded: UploadedObject | null,
   log: (error: unknown) => void,
 ): Promise<Inspection | null> {
+  const recordedHash = (size: number) => (recorded?.size === size ? recorded.sha256 : undefined);
+  if (recorded?.verdict && recorded.size === statSize && mediaType(recorded.contentType) === mediaType(contentType)) {
+    return { size: statSize, reason: recorded.verdict.reason, sha256: recorded.sha256 };
+  }
   const judge = (bytes: Uint8Array) => judgeBytes(bytes, contentType, log);
   const path = blobs.filePath?.(key);
   const needs = sniffNeeds(contentType);

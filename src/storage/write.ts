@@ -204,7 +204,7 @@ export interface WriteOptions {
 }
 
 /** O_DIRECT wants memory, offsets and lengths in multiples of the logical block; 4 KiB covers today's disks. */
-const DIRECT_ALIGN = 4096;
+export const DIRECT_ALIGN = 4096;
 /** Below this a body is not worth a device round trip of its own (and Bun's buffer may not be page-aligned). */
 export const DIRECT_MIN_BYTES = 64 * 1024;
 
@@ -229,7 +229,7 @@ async function writeDirect(fd: number, body: Uint8Array): Promise<boolean> {
   const writes: Promise<unknown>[] = [];
   if (bulk) writes.push(writeFully(fd, body, 0, bulk));
   if (bulk < body.byteLength) {
-    const pad = alignedBlock();
+    const pad = alignedBuffer(DIRECT_ALIGN);
     pad.set(body.subarray(bulk));
     writes.push(writeFully(fd, pad, bulk, DIRECT_ALIGN));
   }
@@ -251,11 +251,11 @@ async function writeFully(fd: number, bytes: Uint8Array, position: number, lengt
   }
 }
 
-/** A fresh zeroed block at a page-aligned address (the padded tail of an O_DIRECT write). */
-function alignedBlock(): Uint8Array {
-  const mem = new Uint8Array(2 * DIRECT_ALIGN);
+/** `size` fresh zeroed bytes at a page-aligned address, as O_DIRECT wants its memory. */
+export function alignedBuffer(size: number): Uint8Array {
+  const mem = new Uint8Array(size + DIRECT_ALIGN);
   const at = (DIRECT_ALIGN - (ptr(mem) % DIRECT_ALIGN)) % DIRECT_ALIGN;
-  return mem.subarray(at, at + DIRECT_ALIGN);
+  return mem.subarray(at, at + size);
 }
 
 /** Content-Length when the client declared one (HTTP framing then guarantees exactly that many bytes). */

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FsBlobStore } from "../../src/store/fs-blob.ts";
+import { recordedHashOf } from "./recorded-upload.ts";
 import { inspectUpload } from "../../src/documents/inspect.ts";
 import { sniffArchive } from "../../src/ingest/sniff.ts";
 import { bufferSource, type ByteSource } from "../../src/ingest/convert/zip.ts";
@@ -38,7 +39,7 @@ test("commit's inspection of Office files: size, hash and verdict of the stored 
     const blobs = new FsBlobStore(dir);
     const errors: unknown[] = [];
     const inspect = async (key: string, type: string, recorded?: string) =>
-      inspectUpload(blobs, key, (await blobs.stat(key))?.size ?? 0, type, () => recorded, (e) => errors.push(e));
+      inspectUpload(blobs, key, (await blobs.stat(key))?.size ?? 0, type, await recordedHashOf(blobs, key, type, recorded), (e) => errors.push(e));
     const bytes = await bigDocx();
     await blobs.put("o/big", bytes);
     expect(await inspect("o/big", DOCX, "recorded")).toEqual({ size: bytes.length, reason: null, sha256: "recorded" });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FsBlobStore } from "../../src/store/fs-blob.ts";
+import { recordedHashOf } from "./recorded-upload.ts";
 import { inspectUpload } from "../../src/documents/inspect.ts";
 
 // Commit reads a text upload a piece at a time (1 MiB) and a PDF's first KiB, instead of holding
@@ -15,7 +16,7 @@ test("a multi-MiB text: size and hash of the whole file; an invalid byte past th
     const blobs = new FsBlobStore(dir);
     const errors: unknown[] = [];
     const inspect = async (key: string, type: string, recorded?: string) =>
-      inspectUpload(blobs, key, (await blobs.stat(key))?.size ?? 0, type, () => recorded, (e) => errors.push(e));
+      inspectUpload(blobs, key, (await blobs.stat(key))?.size ?? 0, type, await recordedHashOf(blobs, key, type, recorded), (e) => errors.push(e));
     // "é" is two bytes; an odd prefix puts one of them across the 1 MiB piece boundary.
     const text = new TextEncoder().encode("x" + "é".repeat(1_500_000));
     await blobs.put("a/text", text);
@@ -43,11 +44,29 @@ test("a PDF is judged by its first KiB, hashed whole when no hash was recorded",
     const pdf = new Uint8Array(3 * 1024 * 1024).fill(0x20);
     pdf.set(new TextEncoder().encode("junk\n%PDF-1.7\n"));
     await blobs.put("p/ok", pdf);
-    expect(await inspectUpload(blobs, "p/ok", pdf.length, "application/pdf", () => undefined, () => {})).toEqual({ size: pdf.length, reason: null, sha256: sha(pdf) });
+    expect(await inspectUpload(blobs, "p/ok", pdf.length, "application/pdf", null, () => {})).toEqual({ size: pdf.length, reason: null, sha256: sha(pdf) });
     const late = new Uint8Array(4096).fill(0x20);
     late.set(new TextEncoder().encode("%PDF-1.7"), 2048); // past the first KiB: not a PDF header
     await blobs.put("p/late", late);
-    expect((await inspectUpload(blobs, "p/late", late.length, "application/pdf", () => "h", () => {}))?.reason).toBe("the file is not a PDF (no %PDF- header)");
+    expect((await inspectUpload(blobs, "p/late", late.length, "application/pdf", { size: late.length, sha256: "h", contentType: "application/pdf", verdict: null }, () => {}))?.reason).toBe("the file is not a PDF (no %PDF- header)");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the storage route's verdict stands for the object when size and declared type match; otherwise the file is read", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "kbqa-inspect-"));
+  try {
+    const blobs = new FsBlobStore(dir);
+    const bytes = new TextEncoder().encode("plain text, no PDF header");
+    await blobs.put("v/x", bytes);
+    // A recorded verdict that disagrees with the file shows which one was used.
+    const record = (over: object) => ({ size: bytes.length, sha256: "h", contentType: "Application/PDF; x=1", verdict: { reason: null }, ...over });
+    const judge = (over: object) => inspectUpload(blobs, "v/x", bytes.length, "application/pdf", record(over), () => {});
+    expect(await judge({})).toEqual({ size: bytes.length, reason: null, sha256: "h" });
+    expect(await judge({ size: bytes.length + 1 })).toEqual({ size: bytes.length, reason: "the file is not a PDF (no %PDF- header)", sha256: sha(bytes) });
+    expect(await judge({ contentType: "text/plain" })).toEqual({ size: bytes.length, reason: "the file is not a PDF (no %PDF- header)", sha256: "h" });
+    expect(await judge({ verdict: null })).toEqual({ size: bytes.length, reason: "the file is not a PDF (no %PDF- header)", sha256: "h" });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
