@@ -69,7 +69,33 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   // from a local model on a loaded machine ended in a dropped socket. 255 s is Bun's maximum.
   // reusePort off: Elysia turns it on, and then a second server (other data) bound the same port
   // and the kernel spread requests between the two.
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: SERVER_BODY_LIMIT, idleTimeout: 255, reusePort: false });
+  /** Closes everything opened above, newest first, then the database and the lock. */
+  const closeAll = async () => {
+    for (const fn of closers.reverse()) {
+      try {
+        await fn();
+      } catch (e) {
+        ctx.log.error("error while closing", { error: String(e) });
+      }
+    }
+    // Everything into the main file: statements kept prepared for the life of the connection
+    // stop close() from checkpointing, and kbqa.sqlite alone would miss all recent writes.
+    try {
+      db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    } catch (e) {
+      ctx.log.error("could not checkpoint the database at stop", { error: String(e) });
+    }
+    db.close();
+    lock.release();
+  };
+  try {
+    app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: SERVER_BODY_LIMIT, idleTimeout: 255, reusePort: false });
+  } catch (e) {
+    // An address that cannot be listened on: the caller exits next, and exiting with LanceDB,
+    // the models and the background work still running aborted the process now and then (exit 134).
+    await closeAll();
+    throw e;
+  }
   const server = app.server!;
   // What writers killed with a previous server left behind, removed in the background.
   let sweeping = true;
@@ -86,22 +112,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     stop() {
       stopping ??= (async () => {
         await server.stop(false); // stop accepting; wait for in-flight requests
-        for (const fn of closers.reverse()) {
-          try {
-            await fn();
-          } catch (e) {
-            ctx.log.error("error while closing", { error: String(e) });
-          }
-        }
-        // Everything into the main file: statements kept prepared for the life of the connection
-        // stop close() from checkpointing, and kbqa.sqlite alone would miss all recent writes.
-        try {
-          db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-        } catch (e) {
-          ctx.log.error("could not checkpoint the database at stop", { error: String(e) });
-        }
-        db.close();
-        lock.release();
+        await closeAll();
       })();
       return stopping;
     },
