@@ -4,6 +4,7 @@ import type { Clock } from "./store/time.ts";
 import type { ModelRegistry } from "./models/registry.ts";
 import type { BlobStore } from "./store/blob.ts";
 import type { VectorIndex } from "./store/vector.ts";
+import type { QueryRules } from "./http/query-once.ts";
 
 /**
  * Everything a route or service may need, built once at start by server.ts and passed down.
@@ -28,6 +29,8 @@ export interface AppContext {
   ingestionIdle?: () => boolean;
   /** Why ingestion is paused (a full or read-only data volume), or null; set with wakeIngestion. */
   ingestionPaused?: () => string | null;
+  /** What each route declares of its query string, for the checks Elysia skips (http/query-once.ts); set by buildApp. */
+  queryRules?: QueryRules;
   /** Run at shutdown, in reverse order of registration. */
   onClose: (fn: () => unknown | Promise<unknown>) => void;
 }

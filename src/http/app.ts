@@ -26,6 +26,7 @@ import { postServices } from "../posts/index.ts";
 import { documentWiring } from "../documents/wiring.ts";
 import type { Services } from "./services.ts";
 import { requestLog } from "./request-log.ts";
+import { queryRules } from "./query-once.ts";
 
 export const VERSION = "0.1.0";
 
@@ -39,6 +40,7 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
   // long and cut "/v1" off the path of a request to a short Host such as a container named "api".
   // The document lists the routes of the app being built here, known once it is built.
   let built: { routes: readonly RouteRecord[] } | undefined;
+  ctx.queryRules = queryRules(() => built?.routes ?? []);
   const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
     .use(errorHandler(ctx.log))
     .use(ctx.config.logRequests ? requestLog(ctx.log) : new Elysia({ name: "request-log-off" }))

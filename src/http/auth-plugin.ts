@@ -3,7 +3,8 @@ import type { AppContext } from "../context.ts";
 import { authenticate, authorize } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/jwt.ts";
 import { AppError } from "./errors.ts";
-import { NOT_AN_OBJECT, parseApiBody, TOO_LARGE, tooLarge } from "./body-limit.ts";
+import { IllFormedText, NOT_AN_OBJECT, parseApiBody, TOO_LARGE, tooLarge } from "./body-limit.ts";
+import { checkQuery } from "./query-once.ts";
 
 const WIDGET_PREFIXES = ["/v1/webhook/", "/webhook/v1/"];
 
@@ -49,11 +50,17 @@ export function authPlugin(ctx: AppContext) {
         // Kept synchronous for a known credential and a sized body, the common case.
         return found instanceof Promise ? found.then(admitted, () => UNREAD) : admitted(found);
       })
-      .derive({ as: "scoped" }, ({ request, path, body }) => {
+      .derive({ as: "scoped" }, ({ request, path, body, route }) => {
         const found = identified.get(request) ?? identify(request);
         if (body === NOT_AN_OBJECT) {
           const refusal = () => {
             throw new AppError("BAD_REQUEST", "Invalid request body: must be a JSON object");
+          };
+          return found instanceof Promise ? found.then(refusal) : refusal();
+        }
+        if (body instanceof IllFormedText) {
+          const refusal = () => {
+            throw new AppError("BAD_REQUEST", body.message);
           };
           return found instanceof Promise ? found.then(refusal) : refusal();
         }
@@ -68,7 +75,12 @@ export function authPlugin(ctx: AppContext) {
         // Long handlers (a summary wait, an answer being generated) call this again before they
         // answer: revoking a token or deactivating a key fails requests already in flight.
         const recheck = async (): Promise<void> => void (await identify(request));
-        const withRecheck = (p: Principal) => ({ ...admit(p, request.method, path), recheck });
+        const withRecheck = (p: Principal) => {
+          const admitted = { ...admit(p, request.method, path), recheck };
+          // After the credential, like every other refusal of a parameter.
+          checkQuery(request.url, ctx.queryRules?.(request.method, route));
+          return admitted;
+        };
         return found instanceof Promise ? found.then(withRecheck) : withRecheck(found);
       })
   );

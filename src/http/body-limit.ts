@@ -57,4 +57,42 @@ export const NOT_AN_OBJECT = Object.freeze({});
  * Every API body is a JSON object. Elysia coerces a body for a schema with number fields, and
  * turned `5`, `[]` or `null` into `{}`: such a PATCH answered 200 having changed nothing.
  */
-const objectOnly = (v: unknown) => (v !== null && typeof v === "object" && !Array.isArray(v) ? v : NOT_AN_OBJECT);
+const objectOnly = (v: unknown) => {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return NOT_AN_OBJECT;
+  const field = illFormedAt(v, "");
+  return field === null ? v : new IllFormedText(field);
+};
+
+/**
+ * The parsed body of a request whose JSON holds a string (or key) with an unpaired UTF-16
+ * surrogate (`"\ud800"` escaped, or a JavaScript client that cut an emoji in half): no
+ * character, and SQLite's UTF-8 binding turned it into garbage or swallowed the text around
+ * it, so `{"name":"ab\ud800"}` stored an empty name past the validation. Refused before
+ * validation, naming where it is.
+ */
+export class IllFormedText {
+  constructor(readonly field: string) {}
+  get message() {
+    return `Invalid body field '${this.field.toWellFormed()}': contains an unpaired UTF-16 surrogate, which is no character; send well-formed Unicode`;
+  }
+}
+
+/** Where the first ill-formed string sits ("metadata.a[2]"), or null. Keys count too. */
+function illFormedAt(v: unknown, path: string): string | null {
+  if (typeof v === "string") return v.isWellFormed() ? null : path;
+  if (v === null || typeof v !== "object") return null;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const at = illFormedAt(v[i], `${path}[${i}]`);
+      if (at !== null) return at;
+    }
+    return null;
+  }
+  for (const [k, x] of Object.entries(v)) {
+    const here = path ? `${path}.${k}` : k;
+    if (!k.isWellFormed()) return here;
+    const at = illFormedAt(x, here);
+    if (at !== null) return at;
+  }
+  return null;
+}

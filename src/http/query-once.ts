@@ -1,0 +1,74 @@
+import { badRequest } from "./errors.ts";
+
+/**
+ * Two mistakes in a query string that Elysia passes over without a word:
+ * - a parameter that takes one value given twice (`?pageSize=10&pageSize=20`): the last was kept,
+ *   so a client whose URL builder appended instead of replacing got an answer to a question it
+ *   did not ask. A parameter its route's schema types as an array (tags, pages, status) may
+ *   repeat; any other the schema declares may not.
+ * - a value that is not percent-encoded UTF-8 (`body=%FF%FE`): it was kept as the raw text, so
+ *   a question was stored as "%FF%FE".
+ * Both answer 400 naming the parameter. Parameters no schema declares are ignored, as they are
+ * when well formed.
+ */
+export type QueryRules = (method: string, route: string) => RouteQuery | undefined;
+
+export interface RouteQuery {
+  declared: ReadonlySet<string>;
+  single: ReadonlySet<string>;
+}
+
+interface RouteLike {
+  method: string;
+  path: string;
+  hooks?: { query?: unknown };
+}
+
+type Schema = { type?: string; anyOf?: Schema[]; properties?: Record<string, Schema> };
+
+const isArray = (s: Schema): boolean => s.type === "array" || (s.anyOf?.some(isArray) ?? false);
+
+/** Builds the lookup from the app's routes (read on first use: the route table is complete once the app is built). */
+export function queryRules(routes: () => readonly RouteLike[]): QueryRules {
+  let index: Map<string, RouteQuery> | undefined;
+  return (method, route) => {
+    index ??= new Map(
+      routes().flatMap((r) => {
+        const props = (r.hooks?.query as Schema | undefined)?.properties;
+        if (!props) return [];
+        const names = Object.keys(props);
+        const single = names.filter((k) => !isArray(props[k]!));
+        return [[`${r.method} ${r.path}`, { declared: new Set(names), single: new Set(single) }] as const];
+      }),
+    );
+    return index.get(`${method} ${route}`);
+  };
+}
+
+const decode = (s: string): string | null => {
+  try {
+    return decodeURIComponent(s.replaceAll("+", " "));
+  } catch {
+    return null;
+  }
+};
+
+/** Throws 400 naming the first declared parameter that repeats without being repeatable, or whose value does not decode. */
+export function checkQuery(url: string, rules: RouteQuery | undefined): void {
+  if (!rules) return;
+  const q = url.indexOf("?");
+  // The common case: no query, or one parameter with nothing to decode.
+  if (q < 0 || (url.indexOf("&", q) < 0 && url.indexOf("%", q) < 0)) return;
+  const seen = new Set<string>();
+  for (const pair of url.slice(q + 1).split("&")) {
+    const eq = pair.indexOf("=");
+    const key = decode(eq < 0 ? pair : pair.slice(0, eq));
+    if (key === null || !rules.declared.has(key)) continue;
+    if (eq >= 0 && decode(pair.slice(eq + 1)) === null) {
+      throw badRequest(`Invalid query parameter '${key}': not valid percent-encoded UTF-8 (got "${pair.slice(eq + 1, eq + 41)}")`);
+    }
+    if (!rules.single.has(key)) continue;
+    if (seen.has(key)) throw badRequest(`Invalid query parameter '${key}': given more than once; it takes one value`);
+    seen.add(key);
+  }
+}
