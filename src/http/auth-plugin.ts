@@ -5,6 +5,7 @@ import type { Principal } from "../auth/jwt.ts";
 import { AppError } from "./errors.ts";
 import { IllFormedText, NOT_AN_OBJECT, parseApiBody, TOO_LARGE, tooLarge } from "./body-limit.ts";
 import { checkQuery } from "./query-once.ts";
+import { lowerCaseIds } from "./uuid-case.ts";
 
 const WIDGET_PREFIXES = ["/v1/webhook/", "/webhook/v1/"];
 
@@ -50,7 +51,7 @@ export function authPlugin(ctx: AppContext) {
         // Kept synchronous for a known credential and a sized body, the common case.
         return found instanceof Promise ? found.then(admitted, () => UNREAD) : admitted(found);
       })
-      .derive({ as: "scoped" }, ({ request, path, body, route }) => {
+      .derive({ as: "scoped" }, ({ request, path, body, route, params, query }) => {
         const found = identified.get(request) ?? identify(request);
         if (body === NOT_AN_OBJECT) {
           const refusal = () => {
@@ -79,6 +80,9 @@ export function authPlugin(ctx: AppContext) {
           const admitted = { ...admit(p, request.method, path), recheck };
           // After the credential, like every other refusal of a parameter.
           checkQuery(request.url, ctx.queryRules?.(request.method, route));
+          lowerCaseIds(params);
+          lowerCaseIds(query);
+          lowerCaseIds(body);
           return admitted;
         };
         return found instanceof Promise ? found.then(withRecheck) : withRecheck(found);
