@@ -44,6 +44,9 @@ export function authRoutes(ctx: AppContext) {
         if (ttl > ctx.config.maxTokenTtl) {
           throw new AppError("BAD_REQUEST", `Invalid body field 'ttl': at most ${ctx.config.maxTokenTtl} seconds`);
         }
+        // A token for another user (a widget visitor) is that user's identity: the creator's
+        // email and name stay with the creator instead of reaching the visitor's browser.
+        const forCaller = body.userId === undefined || body.userId === principal.userId;
         const tok = createAccessToken(
           ctx.db,
           principal.orgId,
@@ -51,8 +54,8 @@ export function authRoutes(ctx: AppContext) {
             scope: [...new Set(body.scope)],
             ttl,
             userId: body.userId ?? principal.userId,
-            email: body.email ?? principal.email,
-            name: principal.name,
+            email: body.email ?? (forCaller ? principal.email : undefined),
+            name: forCaller ? principal.name : undefined,
             issuer: body.issuer,
           },
           ctx.clock.now(),

@@ -24,6 +24,19 @@ describe("access tokens", () => {
     expect(who.status).toBe(200);
   });
 
+  test("a token for another user carries that user's identity, not the creator's email and name", async () => {
+    const creator = { authorization: `Bearer ${await org.jwt({ email: "alice@x.y", name: "Alice" }, { sub: "alice" })}` };
+    const whoamiOf = async (body: unknown) => {
+      const t = await k.request("POST", "/v1/auth/access-token", body, creator);
+      const me = await k.request("GET", "/v1/auth/whoami", undefined, withToken(t.body.token));
+      return { userId: me.body.userId, email: me.body.email, name: me.body.name };
+    };
+    expect(await whoamiOf({ scope: ["auth:read"], userId: "visitor" })).toEqual({ userId: "visitor", email: undefined, name: undefined });
+    expect(await whoamiOf({ scope: ["auth:read"], userId: "visitor", email: "v@x.y" })).toEqual({ userId: "visitor", email: "v@x.y", name: undefined });
+    expect(await whoamiOf({ scope: ["auth:read"] })).toEqual({ userId: "alice", email: "alice@x.y", name: "Alice" });
+    expect(await whoamiOf({ scope: ["auth:read"], userId: "alice", email: "other@x.y" })).toEqual({ userId: "alice", email: "other@x.y", name: "Alice" });
+  });
+
   test("invalid requests answer 400 naming the field", async () => {
     for (const [body, field] of [
       [{}, "scope"],
