@@ -1,6 +1,7 @@
 import { decodeProtectedHeader, importSPKI, jwtVerify, type CryptoKey } from "jose";
 import type { Db } from "../store/db.ts";
 import { AppError } from "../http/errors.ts";
+import { displayNameRule, isDisplayName, USER_ID_MAX } from "../http/paging.ts";
 import { activeKeyOrg, findActiveKey } from "./keys.ts";
 
 export interface Principal {
@@ -149,6 +150,9 @@ async function verifyFresh(db: Db, token: string, nowMs: number): Promise<Princi
   if (!key) throw deny(KEY_OR_SIGNATURE); // a token that verifies with the stand-in key: not possible, but never admitted
   if (typeof payload.iat === "number" && payload.iat * 1000 > nowMs + CLOCK_TOLERANCE_S * 1000) throw deny("iat is in the future");
   if (typeof payload.sub !== "string" || !payload.sub) throw deny("sub must be a non-empty string");
+  // The user id everywhere else (access tokens' userId, usage reports' path) follows this rule:
+  // a sub outside it made sessions its user could not then ask the usage of.
+  if (!isDisplayName(payload.sub, USER_ID_MAX)) throw deny(`sub ${displayNameRule(USER_ID_MAX)}`);
   const principal: Principal = {
     kind: "jwt",
     orgId: key.orgId,

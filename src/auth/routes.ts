@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { Ack, DisplayName } from "../http/paging.ts";
+import { Ack, DisplayName, USER_ID_MAX } from "../http/paging.ts";
 import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
 import { AppError } from "../http/errors.ts";
@@ -12,7 +12,7 @@ const TokenBody = t.Object({
   ttl: t.Optional(t.Integer({ exclusiveMinimum: 10, description: "seconds, > 10, default 3600" })),
   issuer: t.Optional(DisplayName(256)),
   email: t.Optional(t.String({ maxLength: 320 })),
-  userId: t.Optional(DisplayName(256)),
+  userId: t.Optional(DisplayName(USER_ID_MAX)),
 });
 
 const TokenView = t.Object({ token: t.String(), scope: t.Array(t.String()), createdAt: t.String(), expiresAt: t.String() });

@@ -96,11 +96,20 @@ export const ack = (message: string, now: number) => ({ timestamp: new Date(now)
  * blanks, and no control characters. A NUL or a newline in a name breaks every listing that shows
  * it and the Content-Disposition of a download; a name of spaces reads as none.
  */
+/** Longest user id: a JWT `sub`, an access token's `userId`, a usage report's path. */
+export const USER_ID_MAX = 256;
+
+const DISPLAY_PATTERN = "^(?=[\\s\\S]*\\S)[^\\u0000-\\u001F\\u007F]*$";
+const DISPLAY_RE = new RegExp(DISPLAY_PATTERN);
+export const displayNameRule = (max: number) => `must be 1 to ${max} characters, not only blanks, without control characters`;
+/** The DisplayName rule for values that come from elsewhere than a request schema (a JWT's `sub`). */
+export const isDisplayName = (s: string, max: number) => s.length <= max && DISPLAY_RE.test(s);
+
 export const DisplayName = (max: number, description?: string) =>
   t.String({
     minLength: 1,
     maxLength: max,
-    pattern: "^(?=[\\s\\S]*\\S)[^\\u0000-\\u001F\\u007F]*$",
-    error: `must be 1 to ${max} characters, not only blanks, without control characters`,
+    pattern: DISPLAY_PATTERN,
+    error: displayNameRule(max),
     ...(description ? { description } : {}),
   });

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { USER_ID_MAX } from "../http/paging.ts";
 import { DEFAULT_TIMEFRAME, TIMEFRAMES } from "./buckets.ts";
 
 /** Validated by the route (usage/routes.ts) so the 400 names the parameter and its values. */
@@ -45,5 +46,5 @@ export const UsageReport = t.Object({
   series: t.Array(UsageBucket, { description: "Completed buckets, oldest first, contiguous, empty ones with zeros" }),
 });
 
-export const UserParams = t.Object({ userId: t.String({ minLength: 1, maxLength: 256 }) });
+export const UserParams = t.Object({ userId: t.String({ minLength: 1, maxLength: USER_ID_MAX }) });
 export const CorpusParams = t.Object({ corpusId: t.String({ format: "uuid" }) });

@@ -31,3 +31,13 @@ test("a missing claim is named", async () => {
   expect(await refusal((b) => b.setSubject("x"))).toEqual([403, "Invalid bearer token: the exp claim is required"]);
   expect(await refusal((b) => b.setExpirationTime(now() + 600))).toEqual([403, "Invalid bearer token: the sub claim is required"]);
 });
+
+// The user id follows the rule the API applies to it elsewhere (an access token's userId, the usage
+// report's path): a 300-character sub made sessions whose usage its user could not then ask for.
+test("a sub that is no usable user id is refused, naming the rule", async () => {
+  const rule = "Invalid bearer token: sub must be 1 to 256 characters, not only blanks, without control characters";
+  for (const sub of ["x\u0000y", "a\nb", "   ", "u".repeat(257)]) {
+    expect(await refusal((b) => b.setSubject(sub).setExpirationTime(now() + 600))).toEqual([403, rule]);
+  }
+  expect((await refusal((b) => b.setSubject("u".repeat(256)).setExpirationTime(now() + 600)))[0]).toBe(200);
+});
