@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DisplayName, JsonObject, Metadata, PageQuery, StoredMetadata } from "../http/paging.ts";
+import { DisplayName, JsonObject, LangCode, Metadata, PageQuery, StoredMetadata } from "../http/paging.ts";
 import { STATUSES } from "./rows.ts";
 import { SORTS } from "./search.ts";
 
@@ -32,7 +32,7 @@ export const DocInit = t.Object({
   chunk: t.Optional(t.Nullable(Chunk)),
   provider: t.Optional(t.Nullable(t.String({ maxLength: 256 }))),
   userId: t.Optional(t.Nullable(t.String({ maxLength: 256 }))),
-  lang: t.Optional(t.Nullable(t.String({ maxLength: 35 }))),
+  lang: t.Optional(t.Nullable(LangCode("ISO 639 language of the document; detected at ingestion when absent or empty"))),
   docCreate: t.Optional(t.Nullable(Time)),
   docUpdate: t.Optional(t.Nullable(Time)),
 });

@@ -1,3 +1,4 @@
+import { normalLang } from "../http/paging.ts";
 import type { AppContext } from "../context.ts";
 import { toJson } from "../store/db.ts";
 import { newId } from "../store/ids.ts";
@@ -81,7 +82,7 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
         ).run(
           // Stored as the listed type (a filter on contentType matches it exactly); the URL stays bound to the declared header.
           id, orgId, b.corpusId, b.filename, b.filename.toLowerCase(), mediaType(b.contentType), b.userId ?? principalUserId, b.provider ?? null,
-          b.lang ?? null, toJson(b.metadata ?? {}), JSON.stringify(tags), chunkColumn(b.chunk), docCreate ?? null, docUpdate ?? null,
+          normalLang(b.lang) ?? null, toJson(b.metadata ?? {}), JSON.stringify(tags), chunkColumn(b.chunk), docCreate ?? null, docUpdate ?? null,
           now, now, originalKey(orgId, id),
         );
         const r = getRow(db, orgId, id);

@@ -113,3 +113,24 @@ export const DisplayName = (max: number, description?: string) =>
     error: displayNameRule(max),
     ...(description ? { description } : {}),
   });
+
+/**
+ * A language as the spec means it (ISO 639), with an optional region or script ("en", "pt-BR",
+ * "zh_Hant"); empty means "not given" (detected). `<b>` or `123` was stored and then served as a
+ * post's or a document's language, and filtered on exactly.
+ */
+export const LangCode = (description: string) =>
+  t.String({
+    maxLength: 35,
+    pattern: "^([A-Za-z]{2,3}([_-][A-Za-z0-9]{1,8})*)?$",
+    "x-rule": "an ISO 639 language code such as en or pt-BR",
+    description,
+  });
+
+/** The primary language in lower case (`EN-us` → `en-us`'s "en" part), as detection writes it; empty → undefined. */
+export function normalLang(lang: string | null | undefined): string | undefined {
+  const v = lang?.trim();
+  if (!v) return undefined;
+  const cut = v.search(/[_-]/);
+  return cut < 0 ? v.toLowerCase() : v.slice(0, cut).toLowerCase() + v.slice(cut);
+}

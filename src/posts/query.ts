@@ -1,3 +1,4 @@
+import { normalLang } from "../http/paging.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, badRequest } from "../http/errors.ts";
 import { detectLang } from "../models/lang.ts";
@@ -122,7 +123,7 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
       if (!input.sessionId && open && !question) throw empty();
       const session = sessions.get(who.orgId, input.sessionId || (open ? open() : input.sessionId));
       if (!question) throw empty();
-      const lang = input.lang?.trim() || detectLang(question);
+      const lang = normalLang(input.lang) ?? detectLang(question);
       const settings = sessionSettings(session, (id) => ctx.models.has(id, "chat"));
       return { orgId: who.orgId, userId: who.userId, sessionId: session.id, corpusIds: session.corpusIds, agent, session: settings, question, lang };
     },

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { JsonObject, PageQuery } from "../http/paging.ts";
+import { JsonObject, LangCode, PageQuery } from "../http/paging.ts";
 
 export const Post = t.Object({
   id: t.String({ format: "uuid" }),
@@ -17,7 +17,7 @@ export const Exchange = t.Object({ query: Post, answer: Post });
 const QueryFields = {
   sessionId: t.String({ format: "uuid" }),
   body: t.String({ minLength: 1, maxLength: 10_000, description: "The question" }),
-  lang: t.Optional(t.String({ maxLength: 16, description: "Answer language; detected from the question when absent" })),
+  lang: t.Optional(LangCode("Answer language (ISO 639); detected from the question when absent or empty")),
   agentId: t.Optional(t.String({ format: "uuid", description: "Agent to run on; the platform default when absent" })),
 };
 export const QueryParams = t.Object(QueryFields);

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Metadata, PageQuery } from "../http/paging.ts";
+import { LangCode, Metadata, PageQuery } from "../http/paging.ts";
 import { Order } from "../posts/schema.ts";
 
 /**
@@ -18,7 +18,7 @@ export const WidgetInit = t.Object(
 const AskFields = {
   sessionId: t.String({ format: "uuid" }),
   body: t.String({ minLength: 1, maxLength: 10_000, description: "The question" }),
-  lang: t.Optional(t.String({ maxLength: 16 })),
+  lang: t.Optional(LangCode("Answer language (ISO 639); detected from the question when absent or empty")),
   agentId: t.Optional(t.String({ format: "uuid" })),
 };
 export const WidgetAsk = t.Object(AskFields, { additionalProperties: true });
