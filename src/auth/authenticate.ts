@@ -2,7 +2,7 @@ import type { Db } from "../store/db.ts";
 import { AppError } from "../http/errors.ts";
 import { verifyJwt, type Principal } from "./jwt.ts";
 import { verifyAccessToken } from "./tokens.ts";
-import { scopeCovers } from "./scope.ts";
+import { requiredScope, scopeCovers } from "./scope.ts";
 
 export interface Credentials {
   authorization?: string | null;
@@ -31,6 +31,7 @@ export function authenticate(db: Db, c: Credentials, now: number): Principal | P
 
 export function authorize(p: Principal, method: string, path: string): void {
   if (!scopeCovers(p.scope, method, path)) {
-    throw new AppError("FORBIDDEN", `Scope does not cover ${method} ${path}`);
+    const need = requiredScope(method, path);
+    throw new AppError("FORBIDDEN", `Scope does not cover ${method} ${path}${need ? ` (it needs ${need.join(" or ")})` : ""}`);
   }
 }

@@ -1,3 +1,4 @@
+import { AppError } from "../http/errors.ts";
 import type { Logger } from "../context.ts";
 import type { Principal } from "../auth/jwt.ts";
 import type { QueryInput, QueryService } from "./query.ts";
@@ -11,6 +12,9 @@ import { streamExchange, wantsStream } from "./stream.ts";
 export async function askQuestion(
   queries: QueryService, log: Logger, principal: Principal, input: QueryInput, request: Request, path: string, recheck: () => Promise<void>,
 ) {
+  // A GET that writes: HEAD (a link checker, a prefetching proxy) would store a question and an
+  // answer while the client reads no body.
+  if (request.method === "HEAD") throw new AppError("METHOD_NOT_ALLOWED", `HEAD is not allowed on ${path}: it would ask the question and store both posts (use GET)`);
   const prepared = await queries.prepare(principal, input);
   if (wantsStream(request.headers.get("accept"))) return streamExchange(queries, prepared, path, log, recheck, request.signal);
   const exchange = await queries.run(prepared, { signal: request.signal });

@@ -67,6 +67,10 @@ describe("access tokens", () => {
     expect((await k.request("PATCH", `/v1/corpus/${c.body.id}`, { name: "d" }, withToken(t))).status).toBe(403);
     expect((await k.request("DELETE", `/v1/corpus/${c.body.id}`, undefined, withToken(t))).status).toBe(403);
     expect((await k.request("GET", `/v1/corpus/${c.body.id}`, undefined, withToken(t))).status).toBe(200);
+    // The refusal names what would cover the request, so a client knows which token to ask for.
+    expect((await k.request("POST", "/v1/corpus/", { name: "n" }, withToken(t))).body.message).toBe("Scope does not cover POST /v1/corpus/ (it needs corpus:create)");
+    expect((await k.request("GET", "/v1/post/q?sessionId=x&body=y", undefined, withToken(t))).body.message).toBe("Scope does not cover GET /v1/post/q (it needs post:read or post:create)");
+    expect((await k.request("HEAD", `/v1/corpus/${c.body.id}`, undefined, withToken(t))).status).toBe(200);
   });
 
   test("revocation takes effect on the next request; another organization cannot revoke it", async () => {
