@@ -70,6 +70,11 @@ export function corpusService(db: Db, clock: Clock) {
       return view(r);
     },
 
+    /** True when the corpus belongs to the organization, live or deleted (a search filter on it is then no error). */
+    owned(orgId: string, id: string): boolean {
+      return db.query("SELECT 1 FROM corpora WHERE org_id = ? AND id = ?").get(orgId, id) != null;
+    },
+
     /** True when the corpus exists, is live and belongs to the organization. */
     exists(orgId: string, id: string): boolean {
       return get(orgId, id) != null;

@@ -33,17 +33,18 @@ export function documentUrls(ctx: AppContext, docs: DocumentService, sign: Presi
   };
 }
 
-export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Presigner, corpusExists: (orgId: string, id: string) => boolean) {
+export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Presigner, corpusOwned: (orgId: string, id: string) => boolean) {
   const urls = documentUrls(ctx, docs, sign);
 
   /**
-   * A listing names its corpus as a filter: one that is not a live corpus of the caller's
+   * A listing names its corpus as a filter: one that is not a corpus of the caller's
    * organization answers 403, as the spec rules for chunk and session queries, without
-   * telling "another organization's" from "no such corpus".
+   * telling "another organization's" from "no such corpus". The caller's own deleted corpus
+   * holds no live document: an empty page, as chunk and session searches answer.
    */
   const filterOf = (orgId: string, q: Record<string, unknown>, request: Request, search: boolean): DocFilter => {
     const corpusId = q.corpusId as string;
-    if (!corpusExists(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not a corpus of your organization`);
+    if (!corpusOwned(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not a corpus of your organization`);
     // Tags are read raw: a tag may contain a comma, so only repetition lists several.
     const tags = new URL(request.url).searchParams.getAll("tags").map((s) => s.trim()).filter(Boolean);
     const status = q.status as string[] | undefined;

@@ -24,7 +24,7 @@ export const documentWiring = {
     const corpora = corpusService(ctx.db, ctx.clock);
     return new Elysia({ name: "documents" })
       .use(storageRoutes(ctx, s.storageSecret))
-      .use(documentRoutes(ctx, s.documents, s.presigner, corpora.exists))
+      .use(documentRoutes(ctx, s.documents, s.presigner, corpora.owned))
       .use(attachmentAliasRoutes(ctx, s.documents, s.presigner));
   },
 };

@@ -86,6 +86,8 @@ function checkDepth(metadata: Record<string, unknown> | undefined) {
 }
 
 const LIVE_CORPUS = "SELECT 1 FROM corpora WHERE org_id = ? AND id = ? AND deleted_at IS NULL";
+/** A search filter may name the caller's own deleted corpus (an empty page, as chunk search answers). */
+const OWNED_CORPUS = "SELECT 1 FROM corpora WHERE org_id = ? AND id = ?";
 const ORDER = "ORDER BY s.created_at DESC, s.id DESC";
 
 export function sessionService(db: Db, clock: Clock) {
@@ -167,7 +169,7 @@ export function sessionService(db: Db, clock: Clock) {
     }
     if (corpusId !== undefined) {
       // Unknown, deleted or another organization's corpus: refused alike, so nothing leaks.
-      if (!db.query(LIVE_CORPUS).get(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not a corpus of your organization`);
+      if (!db.query(OWNED_CORPUS).get(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not a corpus of your organization`);
       where.push("EXISTS (SELECT 1 FROM session_corpora sc WHERE sc.session_id = s.id AND sc.corpus_id = ?)");
       args.push(corpusId);
       filters.corpusId = corpusId;
