@@ -31,6 +31,9 @@ export const SCOPE_EXCEPTIONS: Exception[] = [
   { method: "GET", path: /^\/v1\/post\/q\/?$/, anyOf: ["post:read", "post:create"] },
   { method: "POST", path: /^\/v1\/post\/?$/, anyOf: ["post:read", "post:create"] },
   { method: "PUT", path: /^\/v1\/doc\/[^/]+\/init\/?$/, anyOf: ["doc:update"] },
+  // Commit ends an upload begun by init (doc:create) or by new content (PUT init, doc:update):
+  // with create alone, a token allowed to replace content could not finish a replacement.
+  { method: "POST", path: /^\/v1\/doc\/[^/]+\/commit\/?$/, anyOf: ["doc:create", "doc:update"] },
   // The widget family has no scope name (rule 9), but a scope must still cover the request
   // (rule 5): each path needs the scope of the operation it stands for.
   { method: "POST", path: /^\/v1\/webhook\/widget\/init\/?$/, anyOf: ["session:create"] },

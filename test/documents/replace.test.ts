@@ -94,5 +94,9 @@ describe("PUT /v1/doc/{id}/init (content replacement)", () => {
     expect((await a.api("GET", `/v1/doc/${id}`)).body.status).toBe("READY");
     const update = await mint(["doc:update"]);
     expect((await k.request("PUT", `/v1/doc/${id}/init`, undefined, { "x-access-token": update })).status).toBe(200);
+    // The replacement can be finished with the same token: commit takes doc:update as well as doc:create.
+    const commit = await k.request("POST", `/v1/doc/${id}/commit`, undefined, { "x-access-token": update });
+    expect({ status: commit.status, state: commit.body.status }).toEqual({ status: 202, state: "PROCESSING" });
+    expect(await settled(id)).toBe("READY");
   });
 });
