@@ -19,7 +19,7 @@ export const ChunkPage = t.Object({
   items: t.Array(Chunk),
 });
 
-const Body = t.Optional(t.Boolean({ title: "body", description: "true includes the text; then pageSize is at most 25" }));
+const Body = t.Optional(t.Boolean({ title: "body", "x-rule": "true or false", description: "true includes the text; then pageSize is at most 25" }));
 
 export const ChunkListQuery = t.Object({ body: Body, ...PageQuery });
 

@@ -48,6 +48,15 @@ describe("GET /v1/chunk/", () => {
     expect((await org.api("GET", "/v1/chunk/?pageSize=100")).status).toBe(200);
   });
 
+  // The message said "must be true or false, or a string": Elysia's string carrier for a
+  // boolean query parameter was described as if a string were accepted.
+  test("body other than true or false is 400 saying exactly that", async () => {
+    for (const [path, v] of [["/v1/chunk/", "yes"], ["/v1/chunk/q", "1"], ["/v1/chunk/", ""]] as const) {
+      const r = await org.api("GET", `${path}?body=${v}`);
+      expect({ status: r.status, message: r.body.message }).toEqual({ status: 400, message: `Invalid query parameter 'body': must be true or false (got ${JSON.stringify(v)})` });
+    }
+  });
+
   test("paging parameters out of range are 400 naming the parameter", async () => {
     for (const q of ["pageSize=0", "pageSize=101", "pageIndex=-1", "pageSize=x"]) {
       const r = await org.api("GET", `/v1/chunk/?${q}`);
