@@ -33,17 +33,30 @@ export function requireDepth(v: unknown, field: string): void {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/**
+ * Largest metadata object a client may store, counted in characters of its JSON text. Metadata
+ * is returned with every item of a listing: a 15 MB object was accepted (only the 16 MiB body
+ * limit applied) and then made each page of 25 corpora hundreds of megabytes.
+ */
+export const MAX_METADATA_CHARS = 65_536;
+
+type JsonObjectSchema = { maxDepth?: number; maxChars?: number };
+const tooLarge = (s: JsonObjectSchema, v: unknown) => s.maxChars !== undefined && JSON.stringify(v).length > s.maxChars;
+
 // Elysia coerces arrays and strings into records; metadata must be a real JSON object, so it
-// gets its own kind that no coercion touches. A schema with `maxDepth` also bounds the nesting.
-TypeRegistry.Set("JsonObject", (s: { maxDepth?: number }, v) => isObject(v) && (s.maxDepth === undefined || withinDepth(v, s.maxDepth)));
+// gets its own kind that no coercion touches. A schema with `maxDepth` also bounds the nesting
+// (checked first: it stops early, where the size needs the whole text), `maxChars` the size.
+TypeRegistry.Set("JsonObject", (s: JsonObjectSchema, v) => isObject(v) && (s.maxDepth === undefined || withinDepth(v, s.maxDepth)) && !tooLarge(s, v));
 
 // The error handler turns this into "Invalid body field 'metadata': …": say which rule failed.
 const defaultMessage = GetErrorFunction();
 SetErrorFunction((e) =>
   e.errorType === ValueErrorType.Kind && e.schema[Kind] === "JsonObject"
-    ? isObject(e.value)
-      ? `must be nested at most ${(e.schema as { maxDepth?: number }).maxDepth} levels deep`
-      : "must be a JSON object"
+    ? !isObject(e.value)
+      ? "must be a JSON object"
+      : (e.schema as JsonObjectSchema).maxDepth !== undefined && !withinDepth(e.value, (e.schema as JsonObjectSchema).maxDepth)
+        ? `must be nested at most ${(e.schema as JsonObjectSchema).maxDepth} levels deep`
+        : `must be at most ${(e.schema as JsonObjectSchema).maxChars} characters as JSON`
     : defaultMessage(e),
 );
 
@@ -76,10 +89,12 @@ export const JsonObject = (description = "free-form JSON object", maxDepth: numb
     [Kind]: "JsonObject",
     type: "object",
     additionalProperties: true,
-    ...(maxDepth === null ? { description } : { maxDepth, description: `${description}, nested at most ${maxDepth} levels deep` }),
+    ...(maxDepth === null
+      ? { description }
+      : { maxDepth, maxChars: MAX_METADATA_CHARS, description: `${description}, nested at most ${maxDepth} levels deep, at most ${MAX_METADATA_CHARS} characters as JSON` }),
     // Set, Elysia skips serialising the refused value into its error text: for JSON nested
     // thousands of levels that alone took seconds and overflowed the stack (a 500).
-    error: maxDepth === null ? "must be a JSON object" : `must be a JSON object nested at most ${maxDepth} levels deep`,
+    error: maxDepth === null ? "must be a JSON object" : `must be a JSON object nested at most ${maxDepth} levels deep and at most ${MAX_METADATA_CHARS} characters as JSON`,
   });
 export const Metadata = JsonObject();
 /**
