@@ -139,7 +139,8 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
 
     /** Present fields only; renaming moves nothing and re-ingests nothing. */
     patch(orgId: string, id: string, b: PatchInput): DocumentView {
-      const tags = b.tags === undefined ? undefined : b.tags === null ? null : normalizeTags(b.tags);
+      // null clears, as at init: tags are always a list (a stored null came back as `tags: null`).
+      const tags = b.tags === undefined ? undefined : b.tags === null ? [] : normalizeTags(b.tags);
       const docCreate = timeField(b.docCreate, "docCreate");
       const docUpdate = timeField(b.docUpdate, "docUpdate");
       return db.transaction(() => {

@@ -25,6 +25,9 @@ describe("GET, status, PATCH, DELETE", () => {
     expect(Date.parse(p1.body.updatedAt)).toBeGreaterThan(Date.parse(i.document.updatedAt));
     const p2 = await a.api("PATCH", `/v1/doc/${id}`, { chunk: {}, tags: [], docUpdate: "2021-05-06T07:08:09Z", docCreate: null });
     expect(p2.body.tags).toEqual([]);
+    await a.api("PATCH", `/v1/doc/${id}`, { tags: ["back"] });
+    // null clears as at init: the list is empty, never null.
+    expect((await a.api("PATCH", `/v1/doc/${id}`, { tags: null })).body.tags).toEqual([]);
     expect("chunk" in p2.body).toBe(false);
     expect("docCreate" in p2.body).toBe(false);
     expect(p2.body.docUpdate).toBe("2021-05-06T07:08:09.000Z");
