@@ -83,6 +83,7 @@ export const DocStatusView = t.Object({
   stage: t.Optional(t.String({ description: "Ingestion stage in progress (additive field)" })),
   done: t.Optional(t.Integer({ description: "Units of the stage done (additive field)" })),
   total: t.Optional(t.Integer({ description: "Units of the stage in all (additive field)" })),
+  ahead: t.Optional(t.Integer({ description: "With stage `queued`: documents of the organization waiting before this one (additive field)" })),
   waiting: t.Optional(t.String({ description: "Why a PROCESSING document makes no progress now, e.g. a full data disk (additive field)" })),
   updatedAt: t.String(),
 });

@@ -130,11 +130,23 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
       if (r.stage != null) s.stage = r.stage;
       if (r.stage_done != null) s.done = r.stage_done;
       if (r.stage_total != null) s.total = r.stage_total;
+      if (r.status === "PROCESSING" && r.stage == null) {
+        // Committed but not yet taken by a worker: a bare PROCESSING for seconds behind a burst
+        // of uploads looked stuck. Say so, and how many of the organization's documents are
+        // before it (workers take organizations in turn, each in commit order).
+        const job = db
+          .query<{ id: number }, [string, string, number]>("SELECT id FROM jobs WHERE org_id = ? AND document_id = ? AND generation = ? AND state = 'queued'")
+          .get(orgId, r.id, r.generation);
+        if (job) {
+          const ahead = db.query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM jobs WHERE state = 'queued' AND org_id = ? AND id < ?").get(orgId, job.id)!.n;
+          Object.assign(s, { stage: "queued", ahead });
+        }
+      }
       // Progress stops while the data volume cannot be written: say why, instead of a silent PROCESSING.
       const paused = r.status === "PROCESSING" ? ctx.ingestionPaused?.() : null;
       if (paused) s.waiting = `ingestion is paused: ${paused}; it resumes on its own once that is fixed`;
       s.updatedAt = new Date(r.updated_at).toISOString();
-      return s as { id: string; status: DocStatus; statusMsg?: string; stage?: string; done?: number; total?: number; waiting?: string; updatedAt: string };
+      return s as { id: string; status: DocStatus; statusMsg?: string; stage?: string; done?: number; total?: number; ahead?: number; waiting?: string; updatedAt: string };
     },
 
     /** Present fields only; renaming moves nothing and re-ingests nothing. */
