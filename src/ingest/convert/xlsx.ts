@@ -39,10 +39,28 @@ function columnIndex(ref: string | undefined, fallback: number): number {
   return n - 1;
 }
 
-const MAX_COLUMNS = 1000;
+/** A sheet's table keeps its first 1000 columns; what lies past them is counted and said under the table. */
+export const MAX_COLUMNS = 1000;
 
-function sheetRows(xml: string, strings: string[]): string[][] {
+/** Spreadsheet column letters of a zero-based index: 0 → A, 25 → Z, 26 → AA, 16383 → XFD. */
+export function columnName(index: number): string {
+  let s = "";
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+interface Sheet {
+  rows: string[][];
+  /** Non-empty cells at or past MAX_COLUMNS, left out of the table. */
+  cutCells: number;
+  /** The farthest zero-based column among them (-1 when none). */
+  cutLastColumn: number;
+}
+
+function sheetRows(xml: string, strings: string[]): Sheet {
   const rows: string[][] = [];
+  let cutCells = 0;
+  let cutLastColumn = -1;
   let row: string[] | null = null;
   let cellType = "";
   let col = 0;
@@ -65,9 +83,13 @@ function sheetRows(xml: string, strings: string[]): string[][] {
         let text = value.join("");
         if (cellType === "s") text = strings[Number(text)] ?? "";
         else if (cellType === "b") text = text === "1" ? "TRUE" : "FALSE";
+        const cell = escapeCell(text.replace(/\s+/g, " ").trim());
         if (col < MAX_COLUMNS) {
           while (row.length < col) row.push("");
-          row[col] = escapeCell(text.replace(/\s+/g, " ").trim());
+          row[col] = cell;
+        } else if (cell) {
+          cutCells++;
+          if (col > cutLastColumn) cutLastColumn = col;
         }
         value = null;
         col++;
@@ -76,7 +98,16 @@ function sheetRows(xml: string, strings: string[]): string[][] {
   }
   // drop trailing empty rows so sparse formatting does not make giant tables
   while (rows.length && rows[rows.length - 1]!.every((c) => !c)) rows.pop();
-  return rows;
+  return { rows, cutCells, cutLastColumn };
+}
+
+/** The line under a sheet's table that says what the column limit left out, so nothing is lost silently. */
+export function columnCutNote(cutCells: number, cutLastColumn: number): string {
+  const first = columnName(MAX_COLUMNS);
+  const last = columnName(cutLastColumn);
+  const span = cutLastColumn === MAX_COLUMNS ? `column ${first}` : `columns ${first} to ${last}`;
+  const cells = cutCells === 1 ? "1 non-empty cell" : `${cutCells} non-empty cells`;
+  return `*Left out of this sheet: ${cells} in ${span} (past the first ${MAX_COLUMNS} columns, the most a sheet's table keeps).*`;
 }
 
 export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
@@ -99,8 +130,10 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
     const path = target.startsWith("/") ? target.slice(1) : "xl/" + target.replace(/^\.\//, "");
     const xml = zip.readText(path);
     if (xml === null) continue;
-    const table = renderTable(sheetRows(xml, strings));
-    sections.push(`## ${(t.attrs.name ?? "Sheet").replace(/\s+/g, " ")}` + (table ? `\n\n${table}` : ""));
+    const sheet = sheetRows(xml, strings);
+    const table = renderTable(sheet.rows);
+    const note = sheet.cutCells ? columnCutNote(sheet.cutCells, sheet.cutLastColumn) : "";
+    sections.push(`## ${(t.attrs.name ?? "Sheet").replace(/\s+/g, " ")}` + (table ? `\n\n${table}` : "") + (note ? `\n\n${note}` : ""));
   }
   return sections.length ? sections.join("\n\n") + "\n" : "";
 }
