@@ -3,7 +3,7 @@ import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
 import { Ack, ack, paging } from "../http/paging.ts";
 import { badRequest, forbidden } from "../http/errors.ts";
-import { ACCEPTED_FORMATS } from "../ingest/formats.ts";
+import { ACCEPTED_FORMATS, mediaType } from "../ingest/formats.ts";
 import type { Presigner } from "../storage/presigner.ts";
 import {
   AcceptView, DocInit, DocListQuery, DocPageView, DocPatch, DocSearchQuery, DocStatusView, Document,
@@ -14,7 +14,7 @@ import { searchDocuments, type DocFilter } from "./search.ts";
 import { timeField } from "./fields.ts";
 import { STATUSES } from "./rows.ts";
 import { waitForSummary } from "./summary.ts";
-import { downloadUrl, parsePages, previewUrls } from "./urls.ts";
+import { downloadUrl, pagesInRange, parsePages, previewUrls, requireUpload } from "./urls.ts";
 
 const Id = t.Object({ id: t.String({ format: "uuid" }) });
 
@@ -25,9 +25,17 @@ export const publicOrigin = (ctx: AppContext, request: Request) => ctx.config.pu
 export function documentUrls(ctx: AppContext, docs: DocumentService, sign: Presigner) {
   return {
     download: (orgId: string, id: string, request: Request) => downloadUrl(ctx.blobs, sign, docs.row(orgId, id), ctx.clock.now(), publicOrigin(ctx, request)),
-    previews(orgId: string, id: string, request: Request) {
+    /**
+     * A malformed `pages` is a 400 first; then, as download-url, a document nothing has been
+     * uploaded for is a 409; then pages whose tiles can never exist are a 400 (pagesInRange). Only
+     * PDFs get previews (wantsPreviews), so any other document is known to have no pages.
+     */
+    async previews(orgId: string, id: string, request: Request) {
       const r = docs.row(orgId, id);
-      const pages = parsePages(new URL(request.url).searchParams.getAll("pages"), r.nb_pages, r.nb_pages > 0 || r.status === "READY");
+      const pages = parsePages(new URL(request.url).searchParams.getAll("pages"));
+      await requireUpload(ctx.blobs, r);
+      const pdf = mediaType(r.content_type) === "application/pdf";
+      pagesInRange(pages, { nbPages: r.nb_pages, known: r.nb_pages > 0 || r.status === "READY" || !pdf, renderLimit: pdf ? ctx.config.previewMaxPages : null });
       return previewUrls(sign, r, pages, ctx.clock.now(), publicOrigin(ctx, request));
     },
   };

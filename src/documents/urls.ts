@@ -23,18 +23,16 @@ export interface PreviewUrls {
 
 /** A short-lived GET URL for the original file, served with the document's content type. */
 export async function downloadUrl(blobs: BlobStore, sign: Presigner, r: DocRow, now: number, origin: string): Promise<DownloadUrl> {
-  if (!(await blobs.stat(r.blob_key))) throw conflict("Nothing has been uploaded for this document yet");
+  await requireUpload(blobs, r);
   const u = sign.get(r.blob_key, r.content_type, now, r.generation);
   return { documentId: r.id, filename: r.filename, contentType: r.content_type, url: origin + u.path, expiresAt: new Date(u.expiresAt).toISOString() };
 }
 
 /**
- * `pages` as sent: repeated and/or comma-separated zero-based indices, 1 to 10 values,
- * none negative nor at or above nbPages once that is known: counted (nbPages > 0), or the
- * document READY, when 0 means it has no pages and so no tile will ever exist. Duplicates are
- * answered once.
+ * `pages` as sent: repeated and/or comma-separated zero-based indices, 1 to 10 values, none
+ * negative. Duplicates are answered once. Whether the pages can exist is pagesInRange's question.
  */
-export function parsePages(raw: string[], nbPages: number, known = nbPages > 0): number[] {
+export function parsePages(raw: string[]): number[] {
   const values = raw.flatMap((v) => v.split(",")).map((v) => v.trim());
   if (values.length === 0 || values.every((v) => v === "")) throw badRequest("Invalid query parameter 'pages': required, 1 to 10 zero-based page indices");
   if (values.length > MAX_PREVIEW_PAGES) throw badRequest(`Invalid query parameter 'pages': at most ${MAX_PREVIEW_PAGES} pages per request, got ${values.length}`);
@@ -45,11 +43,41 @@ export function parsePages(raw: string[], nbPages: number, known = nbPages > 0):
     if (n < 0) throw badRequest(`Invalid query parameter 'pages': ${n} is negative (indices are zero-based)`);
     // Before ingestion counts the pages any index is accepted, but never one a number cannot hold exactly.
     if (!Number.isSafeInteger(n)) throw badRequest(`Invalid query parameter 'pages': "${v.slice(0, 32)}" is too large`);
-    if (known && nbPages === 0) throw badRequest("Invalid query parameter 'pages': this document has no pages to preview");
-    if (known && n >= nbPages) throw badRequest(`Invalid query parameter 'pages': ${n} is out of range; the document has ${nbPages} pages (0 to ${nbPages - 1})`);
     if (!pages.includes(n)) pages.push(n);
   }
   return pages;
+}
+
+/** What is known of a document's pages when its preview URLs are asked for. */
+export interface PageBounds {
+  nbPages: number;
+  /** nbPages is final: counted (> 0), or 0 for a document that has no pages (READY, or not a PDF). */
+  known: boolean;
+  /** Pages at or past this index are never rendered (--preview-max-pages); null when previews are not for this document. */
+  renderLimit: number | null;
+}
+
+/**
+ * Refuses, in order, pages of a document known to have none, pages at or above a known nbPages,
+ * and pages past the preview-rendering limit: their tiles would never exist, so a URL could only 404.
+ */
+export function pagesInRange(pages: number[], b: PageBounds): void {
+  if (b.known && b.nbPages === 0) throw badRequest("Invalid query parameter 'pages': this document has no pages to preview");
+  for (const n of pages) {
+    if (b.known && n >= b.nbPages) throw badRequest(`Invalid query parameter 'pages': ${n} is out of range; the document has ${b.nbPages} pages (0 to ${b.nbPages - 1})`);
+  }
+  if (b.renderLimit === null) return;
+  const past = pages.find((n) => n >= b.renderLimit!);
+  if (past === undefined) return;
+  if (b.renderLimit === 0) throw badRequest("Invalid query parameter 'pages': previews are turned off on this server (--preview-max-pages 0)");
+  throw badRequest(
+    `Invalid query parameter 'pages': ${past} is past the preview limit; previews are rendered for the first ${b.renderLimit} pages only (0 to ${b.renderLimit - 1}, --preview-max-pages)`,
+  );
+}
+
+/** The 409 download-url gives: no preview can exist of a document nothing has been uploaded for. */
+export async function requireUpload(blobs: BlobStore, r: DocRow): Promise<void> {
+  if (!(await blobs.stat(r.blob_key))) throw conflict("Nothing has been uploaded for this document yet");
 }
 
 /** SMALL and MEDIUM PNG tiles of the current generation; a tile not rendered yet answers 404 at its URL. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
-import { corpus, initOk, sql, upload } from "./helpers.ts";
+import { corpus, initOk, put, sql, upload } from "./helpers.ts";
 
 let k: Kbqa;
 let a: Org;
@@ -11,6 +11,17 @@ beforeAll(async () => {
   corpusId = await corpus(a);
 });
 afterAll(() => k.stop());
+
+/**
+ * A PDF whose bytes are uploaded but not committed: it has content (so preview URLs are given) and
+ * its pages are not counted yet (so any page within the preview limit is accepted).
+ */
+async function uploadedPdf(): Promise<string> {
+  const i = await initOk(a, { corpusId, contentType: "application/pdf", filename: "uncounted.pdf" });
+  const p = await put(i.uploadUrl, "%PDF-1.4\n%%EOF\n", "application/pdf");
+  if (p.status !== 200) throw new Error(`put: ${p.status} ${p.text}`);
+  return i.document.id;
+}
 
 /** Identical answers from both paths, up to the signature's second (URLs differ only if the second ticked). */
 const sameShape = (x: any, y: any) => expect({ ...x, url: undefined, items: x.items?.length, expiresAt: undefined }).toEqual({ ...y, url: undefined, items: y.items?.length, expiresAt: undefined });
@@ -42,8 +53,7 @@ describe("download and preview URLs", () => {
   });
 
   test("preview-urls: SMALL and MEDIUM per page, repeated or comma-separated, duplicates once; alias identical", async () => {
-    const i = await initOk(a, { corpusId, contentType: "application/pdf" });
-    const id = i.document.id;
+    const id = await uploadedPdf();
     const r = await a.api("GET", `/v1/doc/${id}/preview-urls?pages=0,2&pages=1&pages=2`);
     expect(r.status).toBe(200);
     expect(r.body.documentId).toBe(id);
@@ -58,8 +68,7 @@ describe("download and preview URLs", () => {
   });
 
   test("preview pages: missing, empty, over 10, negative, not a number, at or above nbPages → 400 on both paths", async () => {
-    const i = await initOk(a, { corpusId, contentType: "application/pdf" });
-    const id = i.document.id;
+    const id = await uploadedPdf();
     sql(k, "UPDATE documents SET nb_pages = 3 WHERE id = ?", id);
     const bad = ["", "?pages=", "?pages=0,1,2,3,4,5,6,7,8,9,10", "?pages=-1", "?pages=a", "?pages=3", "?pages=0&pages=99", "?pages=1.5"];
     for (const q of bad) {
@@ -93,7 +102,7 @@ describe("download and preview URLs", () => {
     expect((await get(`/v1/post/attachment/${id}/download-url`, post)).status).toBe(200);
     expect((await get(`/v1/post/attachment/${id}/download-url`, doc)).status).toBe(403);
     // Previews of a document whose pages are not counted yet (a text document, once READY, has none).
-    const pdf = (await initOk(a, { corpusId, contentType: "application/pdf" })).document.id;
+    const pdf = await uploadedPdf();
     expect((await get(`/v1/post/attachment/${pdf}/preview-urls?pages=0`, post)).status).toBe(200);
     expect((await get(`/v1/doc/${pdf}/preview-urls?pages=0`, post)).status).toBe(403);
   });

@@ -59,9 +59,12 @@ test("40 pages sharing one noise image: previews stop within the byte budget, la
   const used = previewBytes(id);
   expect(used).toBeGreaterThan(2 * 2 ** 20);
   expect(used).toBeLessThanOrEqual(MAX_BYTES);
-  const t = await tiles(id, [0, 2, 3, 39]);
+  // Page 9 is the last within --preview-max-pages: the byte budget, not the page limit, left it unrendered.
+  // (Page 39 is past the page limit, so no URL is handed out for it at all.)
+  const t = await tiles(id, [0, 2, 3, MAX_PAGES - 1]);
   for (const ok of ["0-SMALL", "0-MEDIUM", "2-SMALL", "2-MEDIUM"]) expect(t[ok]).toEqual({ status: 200, type: "image/png", png: true });
-  for (const cut of ["3-SMALL", "3-MEDIUM", "39-SMALL", "39-MEDIUM"]) expect(t[cut]!.status).toBe(404);
+  for (const cut of ["3-SMALL", "3-MEDIUM", `${MAX_PAGES - 1}-SMALL`, `${MAX_PAGES - 1}-MEDIUM`]) expect(t[cut]!.status).toBe(404);
+  expect((await org.api("GET", `/v1/doc/${id}/preview-urls?pages=39`)).status).toBe(400);
   expect((await org.api("GET", `/v1/doc/${id}/status`)).body.status).toBe("READY");
   expect((await org.api("GET", `/v1/doc/${id}`)).body).toMatchObject({ status: "READY", nbPages: 40 });
 }, 120_000);
@@ -70,9 +73,11 @@ test("a text PDF longer than --preview-max-pages gets previews of its first page
   const id = await ingestDocument(k, org, corpusId, "long.pdf", await textPdf(MAX_PAGES + 2), "application/pdf");
   const line = await waitFor(() => cutLogged(id), "the log line saying previews were cut", 60_000);
   expect(JSON.parse(line)).toMatchObject({ documentId: id, reason: "pages", pagesWritten: MAX_PAGES, nbPages: MAX_PAGES + 2 });
-  const t = await tiles(id, [0, MAX_PAGES - 1, MAX_PAGES, MAX_PAGES + 1]);
+  const t = await tiles(id, [0, MAX_PAGES - 1]);
   expect(Object.entries(t).map(([key, v]) => [key, v.status])).toEqual([
     ["0-SMALL", 200], ["0-MEDIUM", 200], [`${MAX_PAGES - 1}-SMALL`, 200], [`${MAX_PAGES - 1}-MEDIUM`, 200],
-    [`${MAX_PAGES}-SMALL`, 404], [`${MAX_PAGES}-MEDIUM`, 404], [`${MAX_PAGES + 1}-SMALL`, 404], [`${MAX_PAGES + 1}-MEDIUM`, 404],
   ]);
+  // The pages past the limit are never rendered: no URL is handed out for them (test/documents/preview-urls-never-rendered.test.ts).
+  const past = await org.api("GET", `/v1/doc/${id}/preview-urls?pages=${MAX_PAGES},${MAX_PAGES + 1}`);
+  expect([past.status, past.body.message]).toEqual([400, expect.stringContaining(`first ${MAX_PAGES} pages only`)]);
 }, 120_000);

@@ -103,7 +103,9 @@ describe("path traversal never reaches a file outside the blob root", () => {
   });
 
   test("a preview tile written by ingestion is served; one not written yet is 404 NoSuchKey", async () => {
-    const i = await initOk(a, { corpusId });
+    // A PDF uploaded and not committed: preview URLs are given (nothing uploaded would be a 409), no tile exists yet.
+    const i = await initOk(a, { corpusId, contentType: "application/pdf", filename: "tiles.pdf" });
+    expect((await put(i.uploadUrl, "%PDF-1.4\n%%EOF\n", "application/pdf")).status).toBe(200);
     const r = await a.api("GET", `/v1/doc/${i.document.id}/preview-urls?pages=0`);
     expect(r.status).toBe(200);
     const small = r.body.items.find((x: { size: string }) => x.size === "SMALL").url;
