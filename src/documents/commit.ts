@@ -1,4 +1,5 @@
 import { briefMessage } from "../ingest/convert/errors.ts";
+import { FILE_EMPTY } from "../ingest/convert/text.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, badRequest, conflict, type ErrorCode } from "../http/errors.ts";
 import { inspectUpload } from "./inspect.ts";
@@ -57,6 +58,8 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
     (e) => ctx.log.error("inspecting an upload failed", { documentId: id, error: briefMessage(e) }),
   );
   if (!inspected) throw badRequest("Nothing was uploaded for this document: PUT the file to uploadUrl first");
+  // An empty file is no file of any type: said as it is, not as a missing header or zip signature.
+  if (inspected.reason === FILE_EMPTY) fail("UNSUPPORTED_MEDIA_TYPE", "The uploaded file is empty");
   if (inspected.reason) fail("UNSUPPORTED_MEDIA_TYPE", `The uploaded bytes are not ${r.content_type}: ${inspected.reason}`);
   const { size, sha256: hash } = inspected;
 

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { decodeStrict, NUL_BYTES, UTF8_INVALID } from "./convert/text.ts";
+import { decodeStrict, FILE_EMPTY, NUL_BYTES, UTF8_INVALID } from "./convert/text.ts";
 import { DOCX, PPTX, XLSX, mediaType } from "./formats.ts";
 import { ConversionError } from "./convert/errors.ts";
 import { bufferSource, readCentralDirectoryFrom, readEntryFrom, type ByteSource } from "./convert/zip.ts";
@@ -25,6 +25,7 @@ export function sniff(bytes: Uint8Array, contentType: string): string | null {
 }
 
 function sniffPdf(bytes: Uint8Array): string | null {
+  if (bytes.length === 0) return FILE_EMPTY;
   // pdf.js tolerates leading junk before the header, within the first kilobyte
   const head = new TextDecoder("latin1").decode(bytes.subarray(0, 1024));
   return head.includes("%PDF-") ? null : "the file is not a PDF (no %PDF- header)";
@@ -36,6 +37,7 @@ function sniffPdf(bytes: Uint8Array): string | null {
  */
 export function sniffArchive(src: ByteSource, contentType: string): string | null {
   const { part, mainType } = OOXML_MAIN[mediaType(contentType)]!;
+  if (src.size === 0) return FILE_EMPTY;
   const sig = src.size >= 4 ? src.read(0, 4) : new Uint8Array(0);
   if (!(sig[0] === 0x50 && sig[1] === 0x4b && sig[2] === 0x03 && sig[3] === 0x04)) {
     return "the file is not a zip-based Office document (no zip signature)";

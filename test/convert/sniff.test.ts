@@ -33,6 +33,10 @@ test("a random zip declared as DOCX is caught, and so is a DOCX declared as XLSX
   expect(sniff(utf8("PK but not really"), DOCX)).toBe("the file is not a zip-based Office document (no zip signature)");
 });
 
+test("an empty PDF or Office file is said to be empty, not to lack a header or zip signature", () => {
+  for (const type of ["application/pdf", DOCX, XLSX, PPTX]) expect({ type, reason: sniff(new Uint8Array(0), type) }).toEqual({ type, reason: "the file is empty" });
+});
+
 test("unsupported types get a reason", () => {
   expect(sniff(utf8("x"), "image/png")).toBe("content type image/png is not supported");
 });

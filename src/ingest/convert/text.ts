@@ -1,8 +1,10 @@
-import { ConversionError } from "./errors.ts";
+import { stderrLogger } from "../../context.ts";
+import { briefMessage, ConversionError } from "./errors.ts";
 import { codeFence, escapeLineStart } from "./markdown-writer.ts";
 
 export const UTF8_INVALID = "the file is not valid UTF-8 text";
 export const NUL_BYTES = "the file contains NUL bytes, so it is not text";
+export const FILE_EMPTY = "the file is empty";
 
 /**
  * Decodes text strictly: UTF-8 (a stray BOM is dropped), or UTF-16 when a byte-order mark says
@@ -42,7 +44,9 @@ export function jsonToMarkdown(bytes: Uint8Array): string {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new ConversionError(`invalid JSON: ${(err as Error).message}`);
+    // The parser's own words ("JSON Parse error: Unexpected EOF") go to the log, not to statusMsg.
+    stderrLogger.error("JSON.parse refused a document", { error: briefMessage(err) });
+    throw new ConversionError(text.trim() === "" ? (text === "" ? FILE_EMPTY : "not valid JSON: the file holds only whitespace") : "not valid JSON");
   }
   // Indentation grows with depth, so deep nesting makes the pretty form quadratic in the input (a 60 KB
   // object nested 10,000 deep became hundreds of MB) and stringifying it can overflow the stack. Such

@@ -59,6 +59,14 @@ function findEocd(src: ByteSource): number {
   return fail("end of central directory not found");
 }
 
+/** A byte limit as people read it: whole GiB or MiB ("200 MiB"), else MiB to a tenth with the exact bytes, or bytes below 1 MiB. */
+export function bytesInWords(n: number): string {
+  if (n >= 2 ** 30 && n % 2 ** 30 === 0) return `${n / 2 ** 30} GiB`;
+  if (n >= 2 ** 20 && n % 2 ** 20 === 0) return `${n / 2 ** 20} MiB`;
+  if (n >= 2 ** 20) return `${Number((n / 2 ** 20).toFixed(1))} MiB (${n} bytes)`;
+  return `${n} bytes`;
+}
+
 export function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): ZipEntry[] {
   return readCentralDirectoryFrom(bufferSource(bytes), limits);
 }
@@ -114,7 +122,7 @@ export function readCentralDirectoryFrom(src: ByteSource, limits: ZipLimits): Zi
     total += e.uncompressedSize;
     if (total > limits.maxUncompressedBytes) {
       throw new ConversionError(
-        `archive declares more than ${limits.maxUncompressedBytes} bytes uncompressed, over the limit; refused before decompression`,
+        `archive declares more than ${bytesInWords(limits.maxUncompressedBytes)} uncompressed, over the limit; refused before decompression`,
       );
     }
     entries.push(e);
