@@ -93,7 +93,8 @@ export async function parseJob(d: IngestDeps, job: JobRow): Promise<ParsedJob | 
         onStart: () => chargeAttempt(d.db, job),
         onMessage: (m) => {
           if (m.type === "vectors") parts.push(m.data);
-          else if (m.type === "stage" && m.stage !== "converting") progress(d, job, m.stage, m.done ?? 0, m.total ?? 1);
+          // A bare `converting` repeats what claim wrote; with counts it is a PDF's pages read.
+          else if (m.type === "stage" && (m.stage !== "converting" || m.total !== undefined)) progress(d, job, m.stage, m.done ?? 0, m.total ?? 1);
         },
       },
     )) as ParsedDocument & { enriched?: EnrichedWire };

@@ -15,7 +15,7 @@ export async function parseDocument(
   bytes: Uint8Array,
   contentType: string,
   chunk: unknown,
-  opts: { limits?: Partial<ConvertLimits>; onStage?: (s: ParseStage) => void } = {},
+  opts: { limits?: Partial<ConvertLimits>; onStage?: (s: ParseStage, done?: number, total?: number) => void } = {},
 ): Promise<ParsedDocument> {
   let config;
   try {
@@ -28,7 +28,7 @@ export async function parseDocument(
   opts.onStage?.("converting");
   let converted;
   try {
-    converted = await convert(bytes, contentType, opts.limits);
+    converted = await convert(bytes, contentType, opts.limits, opts.onStage && ((done, total) => opts.onStage!("converting", done, total)));
   } catch (e) {
     if (e instanceof ConversionError) throw new IngestFailure(e.message);
     throw e;

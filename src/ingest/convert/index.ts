@@ -4,7 +4,7 @@ import { docxToMarkdown } from "./docx.ts";
 import { ConversionError } from "./errors.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { neutralizeMarkers } from "./pages.ts";
-import { pdfToMarkdown } from "./pdf.ts";
+import { pdfToMarkdown, type PageProgress } from "./pdf.ts";
 import { decodeText, jsonToMarkdown, markdownToMarkdown, plainToMarkdown } from "./text.ts";
 import { pptxToMarkdown } from "./pptx.ts";
 import { xlsxToMarkdown } from "./xlsx.ts";
@@ -21,11 +21,12 @@ export async function convert(
   bytes: Uint8Array,
   contentType: string,
   limits?: Partial<ConvertLimits>,
+  onPages?: PageProgress,
 ): Promise<Converted> {
   const lim = { ...DEFAULT_CONVERT_LIMITS, ...limits };
   const type = mediaType(contentType);
   if (!formatOf(type)) throw new ConversionError(`content type ${type || "(none)"} is not supported`);
-  if (type === "application/pdf") return pdfToMarkdown(bytes);
+  if (type === "application/pdf") return pdfToMarkdown(bytes, onPages);
   const markdown = await convertUnpaged(bytes, type, lim);
   return { markdown: neutralizeMarkers(markdown), nbPages: 0 };
 }

@@ -32,15 +32,28 @@ function logPdfError(msg: string, err: unknown): void {
 
 interface RawItem { str: string; transform: number[]; width: number; height: number; hasEOL: boolean }
 
-export async function pdfToMarkdown(bytes: Uint8Array): Promise<{ markdown: string; nbPages: number }> {
+/** Pages read so far, out of all: reported at most every PROGRESS_MS, and once when all are read. */
+export type PageProgress = (done: number, total: number) => void;
+const PROGRESS_MS = 250;
+
+export async function pdfToMarkdown(bytes: Uint8Array, onPages?: PageProgress): Promise<{ markdown: string; nbPages: number }> {
   const pdf = await openPdf(bytes);
   try {
     const nbPages = checkedPageCount(pdf.numPages);
+    // Reading the pages is most of a large PDF's conversion (10 s for 2,000 pages here): without
+    // this its status said `converting` 0 of 1 all along.
+    let read = 0;
+    let reported = Date.now();
     const pagesLines = await mapWindowed(nbPages, PAGES_IN_FLIGHT, async (i) => {
       const p = i + 1;
       try {
         const page = await pdf.getPage(p);
         const content = await page.getTextContent();
+        read++;
+        if (onPages && (read === nbPages || Date.now() - reported >= PROGRESS_MS)) {
+          reported = Date.now();
+          onPages(read, nbPages);
+        }
         return groupLines((content.items as unknown[]).filter((it): it is RawItem => typeof (it as RawItem).str === "string"));
       } catch (err) {
         logPdfError(`pdf.js could not read page ${p} of a PDF`, err);
