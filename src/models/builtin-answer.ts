@@ -3,7 +3,7 @@
 // order with [ref] markers. When the best sentence covers too little of the question's content
 // words the answer says so in the request language, answered:false, cited:[].
 // History is not used: the caller already folds it into retrieval; quoting stays about this question.
-import { bm25 } from "./lexical.ts";
+import { bm25, contentTerms } from "./lexical.ts";
 import { cosine, hashEmbed } from "./builtin-embed.ts";
 import { notFoundMessage } from "./lang.ts";
 import { clip, ellipsize, sentences } from "./text.ts";
@@ -36,14 +36,98 @@ export const QUESTION_CHARS = 50_000;
 const EMBED_NEEDED_BELOW = 0.03;
 
 // A quoted sentence reads as prose: markdown block markers (list bullet, number, heading, quote)
-// are dropped, which also lets the summary chunk's "- sentence" meet the chunk's "sentence".
-const BLOCK_MARKER = /^(?:[-*•+]|\d+[.)]|#{1,6}|>)\s+/;
+// are dropped, which also lets the summary chunk's "- sentence" meet the chunk's "sentence". All
+// of them: the summary of a markdown list item is "- - item".
+const BLOCK_MARKER = /^(?:(?:[-*•+]|\d+[.)]|#{1,6}|>)\s+)+/;
+const LIST_ITEM = /^(?:[-*•+]|\d+[.)])\s/;
+const MARKDOWN_HEADING = /^#{1,6}\s/;
+/** Ends like a sentence (or a quotation or bracket that closes one). */
+const SENTENCE_END = /[.!?…:;"”»)]$/;
 
 // A heading ("Leave policy") is not a sentence: quoted next to the sentence after it, it ran
-// into it ("Leave policy Employees get …"). Headings are kept only when nothing else is left.
-const titleLike = (t: string) => !/[.!?…:;"”»)]$/.test(t) && t.split(/\s+/).length <= 8;
+// into it ("Leave policy Employees get …"). But chunk text carries no markdown (the chunker keeps
+// a title, a list item and a paragraph as plain blocks alike), so "short and unpunctuated" is
+// also what a bullet ("Parking fee is 12 euros per month"), a slide line or a table row looks
+// like, and those are often the only place a fact is written. Such a line is therefore judged by
+// what it holds and where it stands (see `kindOf`), not dropped for its shape alone.
+const titleLike = (t: string) => !SENTENCE_END.test(t) && t.split(/\s+/).length <= 8;
 
-interface Candidate { ref: number; passageIdx: number; pos: number; text: string; score: number; coverage: number }
+/**
+ * - `heading`: a markdown heading line, or a table's header row: quoted only when nothing else is left.
+ * - `echo`: a short unpunctuated line with no content word the question lacks. It may be a heading
+ *   that only repeats the question ("Leave policy" asked "What is the leave policy?") or a fact that
+ *   confirms it ("Bike rack is free" asked "Is the bike rack free?"), so it is quoted only when no
+ *   other unit covers enough of the question, and never beside another one.
+ * - `lead`: a short unpunctuated line followed by a real sentence, as a plain-text heading is: kept,
+ *   at half its score, so a sentence under it that matches as well is preferred, and quoted only
+ *   as the best match, never as one more sentence beside it.
+ * - `line`: a list item, a table row, or a short line that is none of the above (slide lines, a
+ *   plain list): ranked like a sentence.
+ * - `sentence`: anything else.
+ */
+type Kind = "heading" | "echo" | "lead" | "line" | "sentence";
+/** Score factor of a `lead` line. */
+const LEAD_WEIGHT = 0.5;
+
+interface Unit { text: string; match: string; kind: Kind }
+
+// A table row is a line that starts and ends with "|" (what the converters and the chunker
+// write); a rule row holds only pipes, dashes, colons and spaces. Plain string tests, no regex
+// backtracking over a long line.
+const isRow = (line: string) => line.length > 1 && line.startsWith("|") && line.endsWith("|");
+const isRule = (line: string) => line.includes("-") && /^[\s|:-]+$/.test(line);
+const cells = (row: string) => row.slice(1, -1).trim();
+
+/**
+ * The quotable units of a passage, in order: its sentences, and one unit per table row (the
+ * sentence splitter would join a whole table into one line). A data row is matched together with
+ * its table's header ("Price" finds "| Coffee | 2 euros |") but quoted alone, without its outer
+ * pipes. Linear in the length of the text.
+ */
+function units(text: string, questionTerms: Set<string>): Unit[] {
+  const raw: { text: string; match: string; kind: Kind | null }[] = [];
+  let prose: string[] = [];
+  const flush = () => {
+    if (!prose.length) return;
+    for (const s of sentences(prose.join("\n"))) {
+      const t = s.replace(BLOCK_MARKER, "").trim();
+      if (!t) continue;
+      const kind = MARKDOWN_HEADING.test(s) ? "heading" : LIST_ITEM.test(s) ? "line" : null;
+      raw.push({ text: t, match: t, kind });
+    }
+    prose = [];
+  };
+  const lines = text.split("\n");
+  let header = "";
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (!isRow(line)) {
+      prose.push(lines[i]!);
+      header = "";
+      continue;
+    }
+    flush();
+    if (isRule(line)) continue;
+    const next = lines[i + 1]?.trim() ?? "";
+    const t = cells(line);
+    if (!t) continue;
+    if (!header && isRule(next)) {
+      header = t;
+      raw.push({ text: t, match: t, kind: "heading" });
+    } else raw.push({ text: t, match: header ? `${header} ${t}` : t, kind: "line" });
+  }
+  flush();
+  return raw.map((u, i) => {
+    if (u.kind) return u as Unit;
+    if (!titleLike(u.text)) return { ...u, kind: "sentence" };
+    if (contentTerms(u.text).every((t) => questionTerms.has(t))) return { ...u, kind: "echo" };
+    const next = raw[i + 1];
+    const lead = next && next.kind === null && !titleLike(next.text);
+    return { ...u, kind: lead ? "lead" : "line" };
+  });
+}
+
+interface Candidate { ref: number; passageIdx: number; pos: number; text: string; match: string; kind: Kind; score: number; coverage: number }
 
 export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   const all: Candidate[] = [];
@@ -53,16 +137,16 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
     budget -= text.length;
     return text;
   });
+  const questionTerms = new Set(contentTerms(req.question));
   req.passages.forEach((p, passageIdx) => {
-    sentences(read[passageIdx]!).forEach((s, pos) => {
-      const text = s.replace(BLOCK_MARKER, "").trim();
-      if (text) all.push({ ref: p.ref, passageIdx, pos, text, score: 0, coverage: 0 });
+    units(read[passageIdx]!, questionTerms).forEach((u, pos) => {
+      all.push({ ref: p.ref, passageIdx, pos, ...u, score: 0, coverage: 0 });
     });
   });
-  const prose = all.filter((c) => !titleLike(c.text));
-  const cands = prose.length ? prose : all;
+  const quotable = all.filter((c) => c.kind !== "heading");
+  const cands = quotable.length ? quotable : all;
   const promptTokens = approxTokenCount(req.question) + read.reduce((s, t) => s + approxTokenCount(t), 0);
-  const { scores, coverage } = bm25(req.question, cands.map((c) => c.text));
+  const { scores, coverage } = bm25(req.question, cands.map((c) => c.match));
   const q = hashEmbed(req.question);
   // Embedding is most of the cost, and a sentence without any of the question's terms is never
   // quoted (its coverage is 0): it needs no embedding unless the embedder could lift it above a
@@ -74,10 +158,11 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   const similar = (t: string) => similarity.get(t) ?? similarity.set(t, cosine(q, hashEmbed(t))).get(t)!;
   cands.forEach((c, i) => {
     c.coverage = coverage[i]!;
-    c.score = scores[i]! === 0 && !embedAll ? 0 : scores[i]! + 0.01 * similar(c.text);
+    c.score = scores[i]! === 0 && !embedAll ? 0 : scores[i]! + 0.01 * similar(c.match);
+    if (c.kind === "lead") c.score *= LEAD_WEIGHT;
   });
   const ranked = [...cands].sort((a, b) => b.score - a.score);
-  const best = ranked[0];
+  const best = ranked.find((c) => c.kind !== "echo" && c.coverage >= MIN_COVERAGE && c.score > 0) ?? ranked[0];
   if (!best || best.coverage < MIN_COVERAGE || scores.every((s) => s === 0)) {
     const text = notFoundMessage(req.lang);
     req.onToken?.(text);
@@ -86,7 +171,8 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   best.text = ellipsize(best.text, MAX_CHARS);
   const picked: Candidate[] = [best];
   let chars = best.text.length;
-  for (const c of ranked.slice(1)) {
+  for (const c of ranked) {
+    if (c === best || c.kind === "echo" || c.kind === "lead") continue;
     if (picked.length >= MAX_SENTENCES) break;
     if (c.score < best.score * 0.5 || c.coverage < MIN_COVERAGE / 2) break;
     if (chars + c.text.length > MAX_CHARS) continue;
@@ -95,11 +181,13 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
     chars += c.text.length;
   }
   picked.sort((a, b) => a.passageIdx - b.passageIdx || a.pos - b.pos);
-  // Consecutive sentences from one passage share one marker at the end of the run.
+  // Consecutive sentences from one passage share one marker at the end of the run. A line that
+  // does not end like a sentence (a bullet, a table row) keeps its own marker, which separates it
+  // from the next quote instead of running into it.
   const parts: string[] = [];
   picked.forEach((c, i) => {
     const next = picked[i + 1];
-    parts.push(next && next.ref === c.ref ? c.text : `${c.text} [${c.ref}]`);
+    parts.push(next && next.ref === c.ref && SENTENCE_END.test(c.text) ? c.text : `${c.text} [${c.ref}]`);
   });
   const text = parts.join(" ");
   const cited = [...new Set(picked.map((c) => c.ref))];

@@ -43,7 +43,7 @@ const joinLines = (block: string) => block.replace(/\s+/g, (ws) => (ws.includes(
  */
 export function sentences(text: string): string[] {
   const out: string[] = [];
-  for (const block of text.split(/\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)]|#+)\s)/)) {
+  for (const block of text.split(/\n\s*\n|\n(?=\s*(?:[-*•+]|\d+[.)]|#+)\s)/)) {
     const flat = joinLines(block).trim();
     if (!flat) continue;
     let start = 0;
