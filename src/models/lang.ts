@@ -1,5 +1,6 @@
 // Language detection by stop-word counts: cheap, dependency-free and good enough to pick the
-// language of canned replies and summary headings. Falls back to "en".
+// language of canned replies and summary headings. English is the default: another language is
+// named only when it clearly wins over English (see detectLang). Text mostly in Cyrillic is "ru".
 import { words } from "./text.ts";
 
 export const STOPWORDS: Record<string, string[]> = {
@@ -21,19 +22,78 @@ export function isStopword(word: string): boolean {
   return ALL_STOP.has(word);
 }
 
-export function detectLang(text: string): string {
-  const ws = words(text.slice(0, 20000));
-  let best = "en";
-  let bestScore = 0;
-  for (const [lang, set] of Object.entries(SETS)) {
-    let score = 0;
-    for (const w of ws) if (set.has(w)) score++;
-    if (score > bestScore) {
-      best = lang;
-      bestScore = score;
+// Words that tell a language apart in short questions but are no stop words for ranking: one-letter
+// words and pronouns ("Do I need a receipt?" has one English stop word, "do", and two Portuguese
+// ones, "do" and "a"). Kept out of STOPWORDS, which also decide what the lexical ranker and the
+// hash embedder skip: adding to them would change every stored vector.
+const DETECT_EXTRA: Record<string, string> = {
+  en: "a i me my we us our your if so am been should could must may any all",
+  fr: "a je tu on y",
+  de: "ich du wir ihr man",
+  es: "a yo mi",
+  it: "a i io",
+  pt: "eu",
+  nl: "ik je we",
+};
+const DETECT: Record<string, Set<string>> = Object.fromEntries(
+  Object.entries(STOPWORDS).map(([k, v]) => [k, new Set([...v, ...(DETECT_EXTRA[k] ?? "").split(" ").filter(Boolean)])]),
+);
+const EN = DETECT.en!;
+/** Words of a language that are not English ones a text needs before it is taken for that language. */
+export const MIN_DISTINCT_WORDS = 2;
+
+/**
+ * Russian when at least 3 letters and more than half of them are Cyrillic and every Cyrillic one
+ * is in the Russian alphabet (Ukrainian, Serbian, Macedonian or Belarusian letters: none, the
+ * stop words cannot tell either). Other scripts are not named. One pass over the characters.
+ */
+function scriptLang(text: string): string | null {
+  let latin = 0;
+  let cyrillic = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7)) latin++;
+    else if (c >= 0x400 && c <= 0x4ff) {
+      if (!((c >= 0x410 && c <= 0x44f) || c === 0x401 || c === 0x451)) return null;
+      cyrillic++;
     }
   }
-  return best;
+  return cyrillic >= 3 && cyrillic > latin ? "ru" : null;
+}
+
+/**
+ * The language of `text` (its first 20,000 characters): "en" unless another one clearly wins.
+ * Words a language shares with English ("do", "a", "in", "is") are evidence for neither: language
+ * L is named when at least MIN_DISTINCT_WORDS of the text's words are L's and not English, at
+ * least twice as many as the words that are English and not L's, and no other language has as
+ * many. Short or ambiguous text ("Do I need a receipt?", a CSV of names and numbers, "x y") is
+ * English, as is text in a script other than Latin or Russian Cyrillic.
+ */
+export function detectLang(text: string): string {
+  const sample = text.slice(0, 20000);
+  const script = scriptLang(sample);
+  if (script) return script;
+  const ws = words(sample);
+  let best = "en";
+  let bestOwn = 0;
+  let tied = false;
+  for (const [lang, set] of Object.entries(DETECT)) {
+    if (lang === "en") continue;
+    let own = 0;
+    let english = 0;
+    for (const w of ws) {
+      if (set.has(w)) {
+        if (!EN.has(w)) own++;
+      } else if (EN.has(w)) english++;
+    }
+    if (own < MIN_DISTINCT_WORDS || own < 2 * english) continue;
+    if (own > bestOwn) {
+      best = lang;
+      bestOwn = own;
+      tied = false;
+    } else if (own === bestOwn) tied = true;
+  }
+  return tied ? "en" : best;
 }
 
 const NOT_FOUND: Record<string, string> = {

@@ -2,7 +2,7 @@
 import { notFoundMessage } from "./lang.ts";
 import type { AnswerRequest, Passage } from "./types.ts";
 
-const LANG_NAMES: Record<string, string> = { en: "English", fr: "French", de: "German", es: "Spanish", it: "Italian", pt: "Portuguese", nl: "Dutch" };
+const LANG_NAMES: Record<string, string> = { en: "English", fr: "French", de: "German", es: "Spanish", it: "Italian", pt: "Portuguese", nl: "Dutch", ru: "Russian" };
 
 export function answerSystemPrompt(req: AnswerRequest): string {
   const lang = LANG_NAMES[req.lang] ?? req.lang;
