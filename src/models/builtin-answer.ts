@@ -49,7 +49,7 @@ const SENTENCE_END = /[.!?…:;"”»)]$/;
 // a title, a list item and a paragraph as plain blocks alike), so "short and unpunctuated" is
 // also what a bullet ("Parking fee is 12 euros per month"), a slide line or a table row looks
 // like, and those are often the only place a fact is written. Such a line is therefore judged by
-// what it holds and where it stands (see `kindOf`), not dropped for its shape alone.
+// what it holds and where it stands (see `Kind`), not dropped for its shape alone.
 const titleLike = (t: string) => !SENTENCE_END.test(t) && t.split(/\s+/).length <= 8;
 
 /**
