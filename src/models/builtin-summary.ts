@@ -128,10 +128,20 @@ const dropTableRows = (md: string) =>
 /** md.replace(/^\s*>\s?/gm, "") */
 const dropQuoteMarks = (md: string) => dropLineMatches(md, (_p, q) => (md[q] !== ">" ? -1 : isSpace(md[q + 1]) ? q + 2 : q + 1));
 
-/** Plain prose from markdown: drop code blocks, tables, images, link targets, emphasis and heading marks. */
+/**
+ * Plain prose from markdown: drop code blocks, tables, images, link targets, emphasis, heading
+ * marks and list markers. A list item becomes a block of its own: with its marker kept, a bullet
+ * of the summary read "- - item", and a "* item", its star dropped as emphasis, ran into the item
+ * before it. ([ \t] rather than \s: a marker never spans lines, so the match stays linear.)
+ */
 export function stripMarkdown(md: string): string {
   const prose = dropLinkTargets(dropLinkTargets(dropTableRows(dropCodeBlocks(md)), true), false);
-  return dropQuoteMarks(prose.replace(/^#{1,6}\s+(.*)$/gm, "\n$1\n").replace(/[*_`]{1,3}/g, ""));
+  return dropQuoteMarks(
+    prose
+      .replace(/^#{1,6}\s+(.*)$/gm, "\n$1\n")
+      .replace(/^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)])[ \t]+/gm, "\n")
+      .replace(/[*_`]{1,3}/g, ""),
+  );
 }
 
 export function extractiveSummary(markdown: string, lang: string): SummaryResult {

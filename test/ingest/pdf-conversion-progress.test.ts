@@ -29,7 +29,7 @@ test("a large PDF's status counts its pages while it converts", async () => {
   const corpusId = await corpus(org);
   const bytes = await textPdf(1200);
   const i = await org.api("POST", "/v1/doc/init", { corpusId, filename: "big.pdf", contentType: "application/pdf" });
-  expect((await fetch(i.body.uploadUrl, { method: "PUT", body: bytes, headers: { "content-type": "application/pdf" } })).status).toBe(200);
+  expect((await fetch(i.body.uploadUrl, { method: "PUT", body: bytes as BodyInit, headers: { "content-type": "application/pdf" } })).status).toBe(200);
   const id = i.body.document.id;
   expect((await org.api("POST", `/v1/doc/${id}/commit`)).status).toBe(202);
   const seen: { stage?: string; done?: number; total?: number }[] = [];

@@ -10,18 +10,26 @@ const regexStrip = (md: string) =>
     .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/^#{1,6}\s+(.*)$/gm, "\n$1\n")
+    .replace(/^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)])[ \t]+/gm, "\n")
     .replace(/[*_`]{1,3}/g, "")
     .replace(/^\s*>\s?/gm, "");
 
 describe("stripMarkdown() is linear in its input", () => {
   test("same text as the regex version on random markdown built from its special characters", () => {
     const rand = rng(3);
-    const pieces = ["[", "]", "(", ")", "![", "](", "|", "| a |", ">", "> ", "#", "## ", "`", "```", "*", "_", "**",
+    const pieces = ["[", "]", "(", ")", "![", "](", "|", "| a |", ">", "> ", "#", "## ", "`", "```", "*", "_", "**", "- ", "* ", "1. ", "+ ",
       " ", "\t", "\n", "\r\n", "\n\n", "\u2028", "\u00a0", "a", "word", "Text.", "http://x.y/z"];
     for (let i = 0; i < 5000; i++) {
       const md = Array.from({ length: Math.floor(rand() * 30) }, () => pieces[Math.floor(rand() * pieces.length)]).join("");
       expect(stripMarkdown(md)).toBe(regexStrip(md));
     }
+  });
+
+  // A summary bullet read "- - item", and a "* item" ran into the item before it.
+  test("list markers go, and each item is a block of its own", () => {
+    expect(stripMarkdown("Fees:\n- Parking is 12 euros\n* Locker is 20 euros\n  + nested item\n1. first step\n2) second step\n")).toBe(
+      "Fees:\n\nParking is 12 euros\n\nLocker is 20 euros\n\nnested item\n\nfirst step\n\nsecond step\n",
+    );
   });
 
   test("links keep their text, images, tables, code and marks go", () => {
