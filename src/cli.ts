@@ -63,6 +63,8 @@ export interface Command {
   args?: string[];
   /** The directories the command uses: the data directory created or required to exist, the models folder. */
   dirs?: { data?: "create" | "existing"; models?: true };
+  /** Refuses a malformed argument (UsageError) before any directory is created or opened. */
+  checkArgs?(args: string[]): Promise<void> | void;
   run(args: string[], flags: Record<string, string | boolean>, config: Config): Promise<number> | number;
 }
 
@@ -121,6 +123,17 @@ const COMMANDS: Record<string, Command> = {
     flags: [],
     args: ["NAME"],
     dirs: { data: "create" },
+    async checkArgs([name]) {
+      const org = need(name, "NAME");
+      // The API's rule for a corpus name, not a copy of it: a blank name reads as none in a
+      // listing, a newline breaks every line-based listing, and 100,000 characters is no name.
+      // Imported here so the other commands do not load the HTTP schema library.
+      const [{ CorpusName }, { Value }] = await Promise.all([import("./corpus/schema.ts"), import("@sinclair/typebox/value")]);
+      if (!Value.Check(CorpusName, org as unknown)) {
+        const got = org.length > CorpusName.maxLength! ? `${org.length} characters` : JSON.stringify(org);
+        throw new UsageError(`NAME: ${String(CorpusName.error)} (got ${got})`);
+      }
+    },
     run([name], _f, config) {
       const org = need(name, "NAME");
       const db = openDb(config.dataDir);
@@ -304,6 +317,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const label = (key: "dataDir" | "modelsDir") => settingLabel(FIELDS.find((f) => f.key === key)!, parsed.flags);
+    await cmd.checkArgs?.(rest);
     if (cmd.dirs?.data) checkDir(label("dataDir"), config.dataDir, cmd.dirs.data);
     if (cmd.dirs?.models) checkDir(label("modelsDir"), config.modelsDir, "optional");
     return await cmd.run(rest, parsed.flags, config);

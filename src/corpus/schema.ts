@@ -1,15 +1,21 @@
 import { t } from "elysia";
 import { DisplayName, Metadata, StoredMetadata } from "../http/paging.ts";
 
-/** `name` is required on create (1–256 characters): a corpus without a name cannot be told apart in a list. */
+/**
+ * A corpus's name: 1–256 characters, not only blanks, no control characters. The CLI's
+ * `org create` checks an organization's name against this same rule.
+ */
+export const CorpusName = DisplayName(256);
+
+/** `name` is required on create: a corpus without a name cannot be told apart in a list. */
 export const CorpusCreate = t.Object({
-  name: DisplayName(256),
+  name: CorpusName,
   description: t.Optional(t.Nullable(t.String({ maxLength: 10_000 }))),
   metadata: t.Optional(Metadata),
 });
 
 export const CorpusPatch = t.Object({
-  name: t.Optional(DisplayName(256)),
+  name: t.Optional(CorpusName),
   description: t.Optional(t.Nullable(t.String({ maxLength: 10_000 }))),
   metadata: t.Optional(Metadata),
 });
