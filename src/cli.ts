@@ -274,15 +274,21 @@ export async function main(argv: string[]): Promise<number> {
       console.log(usage());
       return 0;
     }
-    // A command group alone (`kbqa key`, `kbqa org --help`): its subcommands.
-    const group = Object.values(COMMANDS).filter((c) => parsed.positional.length === 1 && c.usage.startsWith(`${parsed.positional[0]} `));
+    // A command group (`kbqa key`, `kbqa org --help`, `kbqa org delete x`): its subcommands,
+    // not the whole usage, which buried them among every command and flag.
+    const [groupName, sub] = parsed.positional;
+    const group = Object.values(COMMANDS).filter((c) => groupName !== undefined && c.usage.startsWith(`${groupName} `));
     if (group.length) {
       const lines = group.map((c) => `  kbqa ${c.usage.padEnd(58)} ${c.help}`).join("\n");
+      if (sub !== undefined) {
+        console.error(`kbqa: unknown subcommand "${groupName} ${sub}"; the subcommands of "${groupName}" are:\n${lines}`);
+        return 2;
+      }
       if (parsed.flags.help) {
-        console.log(`Commands of "${parsed.positional[0]}":\n${lines}\n\nEach also accepts every global flag (see kbqa --help).`);
+        console.log(`Commands of "${groupName}":\n${lines}\n\nEach also accepts every global flag (see kbqa --help).`);
         return 0;
       }
-      console.error(`kbqa: "${parsed.positional[0]}" needs a subcommand:\n${lines}`);
+      console.error(`kbqa: "${groupName}" needs a subcommand:\n${lines}`);
       return 2;
     }
     const what = parsed.positional.length ? `unknown command "${parsed.positional.join(" ")}"` : "no command given";

@@ -22,3 +22,32 @@ test("an unknown flag is reported as unknown even as the last argument; a known 
   const port = await run("serve", "--port");
   expect([port.code, port.stderr.split("\n")[0]]).toEqual([2, "kbqa serve: --port needs a value"]);
 });
+
+test("an unknown subcommand of a group is named as such and answered with that group's subcommands, not the whole usage", async () => {
+  const org = await run("org", "delete", "x");
+  expect(org).toEqual({
+    code: 2,
+    stdout: "",
+    stderr: [
+      'kbqa: unknown subcommand "org delete"; the subcommands of "org" are:',
+      `  kbqa ${"org create NAME".padEnd(58)} Create an organization; prints {id, name}.`,
+      `  kbqa ${"org list".padEnd(58)} List organizations as a JSON array.`,
+      "",
+    ].join("\n"),
+  });
+  // Every group shares the rule, --help included (there is no help for a subcommand that does not exist).
+  for (const [group, sub, listed] of [["key", "remove", "kbqa key deactivate KID"], ["models", "nope", "kbqa models fetch [NAME ...]"]] as const) {
+    const r = await run(group, sub, "--help");
+    const lines = r.stderr.split("\n");
+    expect([r.code, r.stdout, lines[0], lines.some((l) => l.startsWith(`  ${listed}`)), lines.some((l) => l.includes("--data"))]).toEqual([
+      2,
+      "",
+      `kbqa: unknown subcommand "${group} ${sub}"; the subcommands of "${group}" are:`,
+      true,
+      false,
+    ]);
+  }
+  // A word that is no group is still an unknown command, told with the whole usage.
+  const stranger = await run("orgs");
+  expect([stranger.code, stranger.stderr.startsWith('kbqa: unknown command "orgs"\n\nkbqa — self-hosted')]).toEqual([2, true]);
+});
