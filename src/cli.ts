@@ -3,7 +3,7 @@
  * The operator CLI: `kbqa <command> [flags]`. Output contract: JSON (or the single
  * "kbqa listening on …" line) on stdout, everything else on stderr; usage errors exit 2.
  */
-import { ConfigError, defaultNote, FIELDS, loadConfig, settingLabel, type Config } from "./config.ts";
+import { ConfigError, defaultNote, FIELDS, isBooleanWord, loadConfig, settingLabel, type Config } from "./config.ts";
 import { resolve } from "node:path";
 import { openDb } from "./store/db.ts";
 import { diagnoseStorage } from "./store/storage-errors.ts";
@@ -25,6 +25,12 @@ export interface Parsed {
    * command is known (an unknown flag is told as unknown).
    */
   missingValue?: string;
+  /**
+   * Positional words that came right after a boolean flag (index in `positional` → flag name).
+   * Such a flag takes no separate value, so the word is an argument; when it is no argument the
+   * command takes, or reads as the flag's value, the refusal says how to give a value instead.
+   */
+  afterBoolFlag: Map<number, string>;
 }
 
 const BOOL_FLAGS = new Set(["help", "log-requests"]);
@@ -33,6 +39,7 @@ export function parseArgs(argv: string[]): Parsed {
   const positional: string[] = [];
   const flags: Record<string, string | boolean> = {};
   let missingValue: string | undefined;
+  const afterBoolFlag = new Map<number, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "-h") flags.help = true;
@@ -40,7 +47,11 @@ export function parseArgs(argv: string[]): Parsed {
       const eq = a.indexOf("=");
       const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
       if (eq > 0) flags[name] = a.slice(eq + 1);
-      else if (BOOL_FLAGS.has(name)) flags[name] = true;
+      else if (BOOL_FLAGS.has(name)) {
+        flags[name] = true;
+        const v = argv[i + 1];
+        if (name !== "help" && v !== undefined && v !== "-h" && !v.startsWith("--")) afterBoolFlag.set(positional.length, name);
+      }
       else {
         // A value never starts with "--": `--org --public-key k.pem` lacks the org, it does not
         // name it "--public-key" (a value that does start so is written --name=--value).
@@ -52,7 +63,7 @@ export function parseArgs(argv: string[]): Parsed {
       }
     } else positional.push(a);
   }
-  return { positional, flags, missingValue };
+  return { positional, flags, missingValue, afterBoolFlag };
 }
 
 export interface Command {
@@ -245,6 +256,21 @@ function findCommand(pos: string[]): [string, Command, string[]] | undefined {
   return undefined;
 }
 
+/**
+ * A word after a boolean flag that was meant as its value: one the command has no room for
+ * (`org list --log-requests maybe`), or a boolean word that would otherwise be taken as an
+ * argument against the operator's intent (`key delete --log-requests false K1`). `from` is the
+ * index in `positional` of the first word that is an argument rather than a command name.
+ */
+function boolFlagValue(parsed: Parsed, from: number, roomFor: number): string | undefined {
+  for (const [i, flag] of parsed.afterBoolFlag) {
+    const word = parsed.positional[i]!;
+    if (i < from || (i - from < roomFor && !isBooleanWord(word))) continue;
+    return `--${flag} takes no separate value, and "${word}" follows it; write --${flag}=true or --${flag}=false (--${flag} alone is true)`;
+  }
+  return undefined;
+}
+
 /** The first word after a command's arguments, told with a hint when the command takes one argument that may hold spaces. */
 function extraArgument(cmd: Command, rest: string[]): string | undefined {
   const names = cmd.args ?? [];
@@ -291,6 +317,12 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`kbqa: "${groupName}" needs a subcommand:\n${lines}`);
       return 2;
     }
+    // `kbqa --log-requests false serve`: the word is the flag's intended value, not a command.
+    const boolValue = boolFlagValue(parsed, 0, Infinity);
+    if (boolValue) {
+      console.error(`kbqa: ${boolValue}`);
+      return 2;
+    }
     const what = parsed.positional.length ? `unknown command "${parsed.positional.join(" ")}"` : "no command given";
     console.error(`kbqa: ${what}\n\n${usage()}`);
     return 2;
@@ -307,6 +339,9 @@ export async function main(argv: string[]): Promise<number> {
   const unknown = Object.keys(parsed.flags).filter((f) => !GLOBAL_FLAGS.includes(f) && !cmd.flags.includes(f) && f !== "help");
   if (unknown.length) return usageError(`unknown flag --${unknown[0]}`);
   if (parsed.missingValue) return usageError(`--${parsed.missingValue} needs a value`);
+  const names = cmd.args ?? [];
+  const boolValue = boolFlagValue(parsed, parsed.positional.length - rest.length, names.some((n) => n.endsWith("...")) ? Infinity : names.length);
+  if (boolValue) return usageError(boolValue);
   const extra = extraArgument(cmd, rest);
   if (extra) return usageError(extra);
   const empty = cmd.flags.find((f) => parsed.flags[f] === "");

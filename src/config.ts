@@ -150,6 +150,11 @@ function isHost(s: string): boolean {
 const TRUE = ["1", "true", "yes", "on"];
 const FALSE = ["0", "false", "no", "off"];
 
+/** A word a boolean setting accepts as its value (true, off, 1, …, any case). */
+export function isBooleanWord(s: string): boolean {
+  return TRUE.includes(s.toLowerCase()) || FALSE.includes(s.toLowerCase());
+}
+
 /** What a valid value of the field is, in words: its own text, or derived from the schema. */
 function allowedText(f: Field): string {
   if (f.allowed) return f.allowed;

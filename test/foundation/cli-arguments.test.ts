@@ -39,8 +39,6 @@ test("extra positional arguments are refused on every subcommand", async () => {
   for (const cmd of [["org", "list"], ["key", "list"], ["serve"], ["ping"], ["selftest"], ["models", "list"]]) {
     expect(await answer([...cmd, "surplus", "--data", d.path])).toEqual(usage(`kbqa ${cmd.join(" ")}: unexpected argument "surplus"`));
   }
-  // A boolean flag takes no separate value: the word after it is an argument.
-  expect(await answer(["org", "list", "--log-requests", "maybe", "--data", d.path])).toEqual(usage('kbqa org list: unexpected argument "maybe"'));
 });
 
 test("an explicitly empty flag value is refused; an empty environment variable counts as unset", async () => {
