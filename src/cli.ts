@@ -14,6 +14,7 @@ import { addKey, deleteKey, KeyError, listKeys, setKeyActive } from "./auth/keys
 import { EXTRA_COMMANDS } from "./cli-extra.ts";
 import { CliFailure, UsageError } from "./cli/errors.ts";
 import { checkDir, KID, KID_RULE, readPublicKeyFile } from "./cli/files.ts";
+import { VERSION } from "./version.ts";
 
 export { CliFailure, UsageError };
 
@@ -33,7 +34,7 @@ export interface Parsed {
   afterBoolFlag: Map<number, string>;
 }
 
-const BOOL_FLAGS = new Set(["help", "log-requests"]);
+const BOOL_FLAGS = new Set(["help", "version", "log-requests"]);
 
 export function parseArgs(argv: string[]): Parsed {
   const positional: string[] = [];
@@ -50,7 +51,7 @@ export function parseArgs(argv: string[]): Parsed {
       else if (BOOL_FLAGS.has(name)) {
         flags[name] = true;
         const v = argv[i + 1];
-        if (name !== "help" && v !== undefined && v !== "-h" && !v.startsWith("--")) afterBoolFlag.set(positional.length, name);
+        if (name !== "help" && name !== "version" && v !== undefined && v !== "-h" && !v.startsWith("--")) afterBoolFlag.set(positional.length, name);
       }
       else {
         // A value never starts with "--": `--org --public-key k.pem` lacks the org, it does not
@@ -238,14 +239,27 @@ const COMMANDS: Record<string, Command> = {
     ]),
   ),
   ...EXTRA_COMMANDS,
+  version: {
+    usage: "version",
+    help: "Print the version (also kbqa --version).",
+    flags: [],
+    run() {
+      console.log(versionLine());
+      return 0;
+    },
+  },
 };
+
+function versionLine(): string {
+  return `kbqa ${VERSION}`;
+}
 
 const GLOBAL_FLAGS = FIELDS.map((f) => f.flag);
 
 function usage(): string {
   const lines = Object.values(COMMANDS).map((c) => `  kbqa ${c.usage.padEnd(58)} ${c.help}`);
   const flags = FIELDS.map((f) => `  --${f.flag.padEnd(26)} ${f.env.padEnd(30)} ${f.help}${defaultNote(f)}`);
-  return `kbqa — self-hosted knowledge-base question answering\n\nUsage: kbqa <command> [flags]\n\nCommands:\n${lines.join("\n")}\n\nFlags for every command (flag, environment variable, meaning):\n${flags.join("\n")}\n  --${"help".padEnd(26)} ${"".padEnd(30)} show help\n`;
+  return `kbqa — self-hosted knowledge-base question answering\n\nUsage: kbqa <command> [flags]\n\nCommands:\n${lines.join("\n")}\n\nFlags for every command (flag, environment variable, meaning):\n${flags.join("\n")}\n  --${"help".padEnd(26)} ${"".padEnd(30)} show help\n  --${"version".padEnd(26)} ${"".padEnd(30)} print the version\n`;
 }
 
 function findCommand(pos: string[]): [string, Command, string[]] | undefined {
@@ -287,6 +301,15 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     console.error(`kbqa: ${(e as Error).message}\n\n${usage()}`);
     return 2;
+  }
+  // Whatever else the line holds, as --help does: a version check must not depend on the rest.
+  if (parsed.flags.version !== undefined) {
+    if (parsed.flags.version !== true) {
+      console.error("kbqa: --version takes no value");
+      return 2;
+    }
+    console.log(versionLine());
+    return 0;
   }
   const found = findCommand(parsed.positional);
   if (!found) {

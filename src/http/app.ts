@@ -27,8 +27,10 @@ import { documentWiring } from "../documents/wiring.ts";
 import type { Services } from "./services.ts";
 import { requestLog } from "./request-log.ts";
 import { queryRules } from "./query-once.ts";
+import { VERSION } from "../version.ts";
 
-export const VERSION = "0.1.0";
+// In its own module so the CLI can print it without loading the HTTP stack.
+export { VERSION };
 
 /**
  * Builds the whole HTTP surface. Deprecated operations carry `detail.hide`, so the published
