@@ -8,6 +8,7 @@ import { CliFailure, fsReason, UsageError } from "./cli/errors.ts";
 export const EXTRA_COMMANDS: Record<string, Command> = {
   "models list": {
     usage: "models list",
+    settings: [],
     help: "Scan the models folder (--models) and print the models found: id, role, tier, dims, context length, licence.",
     flags: [],
     dirs: { models: true },
@@ -19,6 +20,7 @@ export const EXTRA_COMMANDS: Record<string, Command> = {
   },
   "models fetch": {
     usage: "models fetch [NAME ...] [--hub-url URL]",
+    settings: [],
     help: "Download the recommended models (or the named ones) from the Hugging Face hub into --models: resumable, checksum-verified. Needs network access.",
     flags: ["hub-url"],
     args: ["NAME..."],
@@ -58,6 +60,7 @@ export const EXTRA_COMMANDS: Record<string, Command> = {
   },
   selftest: {
     usage: "selftest",
+    settings: [],
     help: "Load LanceDB, ONNX Runtime, llama.cpp and canvas natively and use each once (models from --models); prints JSON, exits 1 on a failure.",
     flags: [],
     dirs: { models: true },
@@ -70,6 +73,7 @@ export const EXTRA_COMMANDS: Record<string, Command> = {
   },
   ping: {
     usage: "ping [--url URL]",
+    settings: ["host", "port"],
     help: "Exit 0 when GET URL/pub/ping answers 200 (default http://127.0.0.1:PORT); for health checks.",
     flags: ["url"],
     async run(_a, f, config) {
@@ -81,6 +85,7 @@ export const EXTRA_COMMANDS: Record<string, Command> = {
   },
   worker: {
     usage: "worker",
+    settings: [],
     help: "Internal: an ingestion worker process, started by the server over an IPC channel.",
     flags: [],
     async run() {

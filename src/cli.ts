@@ -75,6 +75,12 @@ export interface Command {
   args?: string[];
   /** The directories the command uses: the data directory created or required to exist, the models folder. */
   dirs?: { data?: "create" | "existing"; models?: true };
+  /**
+   * The settings the command reads besides the directories in `dirs` (none: []; absent: all, as
+   * serve). Another setting's environment variable is not read, so a wrong one meant for the
+   * server does not stop the command; reading an undeclared setting throws (a bug, not a default).
+   */
+  settings?: (keyof Config)[];
   /** Refuses a malformed argument (UsageError) before any directory is created or opened. */
   checkArgs?(args: string[]): Promise<void> | void;
   run(args: string[], flags: Record<string, string | boolean>, config: Config): Promise<number> | number;
@@ -131,6 +137,7 @@ const COMMANDS: Record<string, Command> = {
   },
   "org create": {
     usage: "org create NAME",
+    settings: [],
     help: "Create an organization; prints {id, name}.",
     flags: [],
     args: ["NAME"],
@@ -159,6 +166,7 @@ const COMMANDS: Record<string, Command> = {
   },
   "org list": {
     usage: "org list",
+    settings: [],
     help: "List organizations as a JSON array.",
     flags: [],
     dirs: { data: "existing" },
@@ -171,6 +179,7 @@ const COMMANDS: Record<string, Command> = {
   },
   "key add": {
     usage: "key add --org ORG_ID --public-key FILE.pem [--kid KID]",
+    settings: [],
     help: "Register an RSA public key (at least 2048 bits) whose JWTs authenticate as the organization.",
     flags: ["org", "public-key", "kid"],
     dirs: { data: "existing" },
@@ -194,6 +203,7 @@ const COMMANDS: Record<string, Command> = {
   },
   "key list": {
     usage: "key list [--org ORG_ID]",
+    settings: [],
     help: "List registered keys (kid, orgId, active).",
     flags: ["org"],
     dirs: { data: "existing" },
@@ -220,6 +230,7 @@ const COMMANDS: Record<string, Command> = {
       `key ${verb}`,
       {
         usage: `key ${verb} KID`,
+        settings: [],
         help: `${verb[0]!.toUpperCase()}${verb.slice(1)} a key; takes effect on the server's next request.`,
         flags: [],
         args: ["KID"],
@@ -241,6 +252,7 @@ const COMMANDS: Record<string, Command> = {
   ...EXTRA_COMMANDS,
   version: {
     usage: "version",
+    settings: [],
     help: "Print the version (also kbqa --version).",
     flags: [],
     run() {
@@ -268,6 +280,16 @@ function findCommand(pos: string[]): [string, Command, string[]] | undefined {
     if (COMMANDS[name]) return [name, COMMANDS[name]!, pos.slice(n)];
   }
   return undefined;
+}
+
+/** The configuration as a command that declared `settings` sees it: an undeclared one would be its default whatever the variable says, so reading it throws. */
+function declaredOnly(config: Config, uses: ReadonlySet<keyof Config>): Config {
+  return new Proxy(config, {
+    get(target, key, receiver) {
+      if (typeof key === "string" && Object.hasOwn(target, key) && !uses.has(key as keyof Config)) throw new Error(`bug: this command reads the setting ${key} without declaring it in its settings`);
+      return Reflect.get(target, key, receiver);
+    },
+  });
 }
 
 /**
@@ -369,9 +391,10 @@ export async function main(argv: string[]): Promise<number> {
   if (extra) return usageError(extra);
   const empty = cmd.flags.find((f) => parsed.flags[f] === "");
   if (empty) return usageError(`--${empty} is empty`);
+  const uses = cmd.settings && new Set<keyof Config>([...cmd.settings, ...(cmd.dirs?.data ? ["dataDir" as const] : []), ...(cmd.dirs?.models ? ["modelsDir" as const] : [])]);
   let config: Config;
   try {
-    config = loadConfig(parsed.flags);
+    config = loadConfig(parsed.flags, process.env, process.cwd(), uses);
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(`kbqa ${name}: ${e.message}`);
@@ -384,7 +407,7 @@ export async function main(argv: string[]): Promise<number> {
     await cmd.checkArgs?.(rest);
     if (cmd.dirs?.data) checkDir(label("dataDir"), config.dataDir, cmd.dirs.data);
     if (cmd.dirs?.models) checkDir(label("modelsDir"), config.modelsDir, "optional");
-    return await cmd.run(rest, parsed.flags, config);
+    return await cmd.run(rest, parsed.flags, uses ? declaredOnly(config, uses) : config);
   } catch (e) {
     if (e instanceof DataDirInUse || e instanceof CliFailure) {
       console.error(`kbqa ${name}: ${e.message}`);

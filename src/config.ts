@@ -171,14 +171,24 @@ export function settingLabel(f: Field, flags: Record<string, string | boolean>, 
  * flags: parsed `--name value` pairs (without dashes). A flag given with an empty value is an
  * error (the operator typed something that is not a setting); an empty variable counts as unset,
  * as shells and container files commonly leave them.
+ *
+ * uses: the settings the caller reads (default: all). The variable of any other is not read, so
+ * a KBQA_PORT meant for the server does not stop `kbqa org list` when it is wrong; such a setting
+ * keeps its default. A flag is checked whatever it sets: it was written on this command line.
  */
-export function loadConfig(flags: Record<string, string | boolean>, env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+export function loadConfig(
+  flags: Record<string, string | boolean>,
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+  uses?: ReadonlySet<keyof Config>,
+): Config {
   const out: Record<string, unknown> = {};
   const given: Record<string, string> = {};
   for (const f of FIELDS) {
     const label = settingLabel(f, flags, env);
     const flag = flags[f.flag];
-    const raw = flag !== undefined ? flag : env[f.env] === "" ? undefined : env[f.env];
+    const variable = uses && !uses.has(f.key) ? undefined : env[f.env];
+    const raw = flag !== undefined ? flag : variable === "" ? undefined : variable;
     const bad = (s: string) => new ConfigError(`${label}: must be ${allowedText(f)}, got "${s}"`);
     if (raw === "" || (raw === true && f.kind !== "bool")) {
       const d = defaultText(f);
