@@ -1,4 +1,5 @@
-// A one-page PDF whose page tree declares any /Count: pdf.js passes some impossible counts through.
+// Hand-written PDFs: a one-page PDF whose page tree declares any /Count (pdf.js passes some
+// impossible counts through), and any PDF from its objects.
 
 const enc = new TextEncoder();
 
@@ -11,6 +12,11 @@ export function pdfDeclaringPageCount(count: string): Uint8Array {
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
   ];
+  return pdfOfObjects(objs);
+}
+
+/** A PDF of these objects, numbered from 1 (object 1 the catalog), with a correct cross-reference table. */
+export function pdfOfObjects(objs: string[]): Uint8Array {
   let out = "%PDF-1.7\n";
   const offsets: number[] = [];
   objs.forEach((o, i) => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DOCX, PPTX, XLSX } from "../../src/ingest/formats.ts";
 import { docx, utf8 } from "../convert/fixtures.ts";
+import { pdfOfObjects } from "../convert/pdf-page-count-fixture.ts";
 import { corpus, errorShape, initOk, put } from "../documents/helpers.ts";
 import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
 
@@ -36,18 +37,7 @@ async function send(filename: string, contentType: string, bytes: Uint8Array) {
 
 /** A PDF whose page tree has no kids and a /Count of 0: a real PDF of no pages. */
 function pdfOfNoPages(): Uint8Array {
-  const objs = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>"];
-  let out = "%PDF-1.7\n";
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += String(o).padStart(10, "0") + " 00000 n \n";
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return utf8(out);
+  return pdfOfObjects(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>"]);
 }
 
 /** Rewrites the declared uncompressed size of one central-directory entry, the one named `name` (a lying archive). */
