@@ -1,4 +1,5 @@
 import { badRequest } from "./errors.ts";
+import { describe } from "./validation-message.ts";
 
 /**
  * Two mistakes in a query string that Elysia passes over without a word:
@@ -8,6 +9,8 @@ import { badRequest } from "./errors.ts";
  *   repeat; any other the schema declares may not.
  * - a value that is not percent-encoded UTF-8 (`body=%FF%FE`): it was kept as the raw text, so
  *   a question was stored as "%FF%FE".
+ * - a number not written in decimal: JavaScript's Number() read `pageIndex=0x10` as 16 and
+ *   `1e1` as 10, `Infinity` as a number too large.
  * Both answer 400 naming the parameter. Parameters no schema declares are ignored, as they are
  * when well formed.
  */
@@ -16,6 +19,8 @@ export type QueryRules = (method: string, route: string) => RouteQuery | undefin
 export interface RouteQuery {
   declared: ReadonlySet<string>;
   single: ReadonlySet<string>;
+  /** Numeric parameters, with their schema (its rule words the refusal). */
+  numeric: ReadonlyMap<string, Schema>;
 }
 
 interface RouteLike {
@@ -27,6 +32,8 @@ interface RouteLike {
 type Schema = { type?: string; anyOf?: Schema[]; properties?: Record<string, Schema> };
 
 const isArray = (s: Schema): boolean => s.type === "array" || (s.anyOf?.some(isArray) ?? false);
+const isNumeric = (s: Schema): boolean => s.type === "integer" || s.type === "number" || (s.anyOf?.some(isNumeric) ?? false);
+const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
 
 /** Builds the lookup from the app's routes (read on first use: the route table is complete once the app is built). */
 export function queryRules(routes: () => readonly RouteLike[]): QueryRules {
@@ -38,7 +45,8 @@ export function queryRules(routes: () => readonly RouteLike[]): QueryRules {
         if (!props) return [];
         const names = Object.keys(props);
         const single = names.filter((k) => !isArray(props[k]!));
-        return [[`${r.method} ${r.path}`, { declared: new Set(names), single: new Set(single) }] as const];
+        const numeric = new Map(names.filter((k) => isNumeric(props[k]!)).map((k) => [k, props[k]!] as const));
+        return [[`${r.method} ${r.path}`, { declared: new Set(names), single: new Set(single), numeric }] as const];
       }),
     );
     return index.get(`${method} ${route}`);
@@ -57,15 +65,18 @@ const decode = (s: string): string | null => {
 export function checkQuery(url: string, rules: RouteQuery | undefined): void {
   if (!rules) return;
   const q = url.indexOf("?");
-  // The common case: no query, or one parameter with nothing to decode.
-  if (q < 0 || (url.indexOf("&", q) < 0 && url.indexOf("%", q) < 0)) return;
+  // The common case: no query, or one parameter with nothing to decode and no number.
+  if (q < 0 || (url.indexOf("&", q) < 0 && url.indexOf("%", q) < 0 && rules.numeric.size === 0)) return;
   const seen = new Set<string>();
   for (const pair of url.slice(q + 1).split("&")) {
     const eq = pair.indexOf("=");
     const key = decode(eq < 0 ? pair : pair.slice(0, eq));
     if (key === null || !rules.declared.has(key)) continue;
-    if (eq >= 0 && decode(pair.slice(eq + 1)) === null) {
-      throw badRequest(`Invalid query parameter '${key}': not valid percent-encoded UTF-8 (got "${pair.slice(eq + 1, eq + 41)}")`);
+    const value = eq < 0 ? "" : decode(pair.slice(eq + 1));
+    if (value === null) throw badRequest(`Invalid query parameter '${key}': not valid percent-encoded UTF-8 (got "${pair.slice(eq + 1, eq + 41)}")`);
+    const numeric = rules.numeric.get(key);
+    if (numeric && !DECIMAL.test(value)) {
+      throw badRequest(`Invalid query parameter '${key}': must be ${describe(numeric as never)} in decimal digits (got ${JSON.stringify(value.slice(0, 40))})`);
     }
     if (!rules.single.has(key)) continue;
     if (seen.has(key)) throw badRequest(`Invalid query parameter '${key}': given more than once; it takes one value`);

@@ -1,6 +1,7 @@
 // Query-string mistakes Elysia passed over: a parameter that takes one value given twice kept the
 // last (a URL builder that appended got page 20 while asking for page 10), and a value that is
-// not percent-encoded UTF-8 was kept as its raw text (a question stored as "%FF%FE").
+// not percent-encoded UTF-8 was kept as its raw text (a question stored as "%FF%FE"), and a number
+// was read by Number() (pageIndex=0x10 was page 16).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 
@@ -48,6 +49,19 @@ test("a value that is not percent-encoded UTF-8 → 400 naming the parameter, in
   // Well-formed escapes, '+' for a space and a lone '%' elsewhere in the URL still work.
   const ok = await org.api("GET", `/v1/doc/q?corpusId=${corpusId}&q=caf%C3%A9+menu`);
   expect(ok.status).toBe(200);
+});
+
+test("a number not written in decimal → 400 naming the parameter (Number() read 0x10 as 16, 1e1 as 10)", async () => {
+  for (const [path, key, raw, rule] of [
+    ["/v1/corpus/", "pageIndex", "0x10", "an integer of at least 0"],
+    ["/v1/session/", "pageSize", "1e1", "an integer from 1 to 100"],
+    ["/v1/chunk/q", "page", "Infinity", "an integer of at least 1"],
+  ] as const) {
+    const r = await org.api("GET", `${path}?${key}=${raw}`);
+    expect({ status: r.status, message: r.body.message }).toEqual({ status: 400, message: `Invalid query parameter '${key}': must be ${rule} in decimal digits (got "${raw}")` });
+  }
+  const ok = await org.api("GET", "/v1/corpus/?pageSize=%2B10&pageIndex=0");
+  expect({ status: ok.status, pageSize: ok.body.pageSize }).toEqual({ status: 200, pageSize: 10 });
 });
 
 test("parameters the spec makes repeatable still repeat, and one the route does not know is ignored as before", async () => {
