@@ -76,7 +76,9 @@ export function checkQuery(url: string, rules: RouteQuery | undefined): void {
     if (value === null) throw badRequest(`Invalid query parameter '${key}': not valid percent-encoded UTF-8 (got "${pair.slice(eq + 1, eq + 41)}")`);
     const numeric = rules.numeric.get(key);
     if (numeric && !DECIMAL.test(value)) {
-      throw badRequest(`Invalid query parameter '${key}': must be ${describe(numeric as never)} in decimal digits (got ${JSON.stringify(value.slice(0, 40))})`);
+      // "in decimal digits" only for what reads as a number in another notation ("abc" is just wrong).
+      const notation = value.trim() !== "" && !Number.isNaN(Number(value)) ? " in decimal digits" : "";
+      throw badRequest(`Invalid query parameter '${key}': must be ${describe(numeric as never)}${notation} (got ${JSON.stringify(value.slice(0, 40))})`);
     }
     if (!rules.single.has(key)) continue;
     if (seen.has(key)) throw badRequest(`Invalid query parameter '${key}': given more than once; it takes one value`);
