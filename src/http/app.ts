@@ -2,7 +2,7 @@ import "./typebox-setup.ts";
 import { Elysia } from "elysia";
 import { cors } from "./cors.ts";
 import { invalidHost } from "./host.ts";
-import { docsAssets } from "./docs-assets.ts";
+import { docsAssets, docsSlash } from "./docs-assets.ts";
 import { apiDocs, type RouteRecord } from "./openapi-doc.ts";
 import { unknownApiRoutes } from "./unknown-routes.ts";
 import type { AppContext } from "../context.ts";
@@ -50,7 +50,7 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
     // the authenticated GET's throughput in bench-auth).
     .onRequest(({ request, set, server }) => {
       onEachRequest?.();
-      return invalidHost(request, server) ?? allowOrigin(request, set);
+      return invalidHost(request, server) ?? docsSlash(request) ?? allowOrigin(request, set);
     })
     .use(apiDocs(() => built?.routes ?? [], { title: "kbqa", version: VERSION, description: "Self-hosted knowledge-base question answering" }))
     .use(docsAssets())

@@ -116,6 +116,16 @@ export async function scanModelsDetailed(dir: string): Promise<ScannedModel[]> {
   return out.sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/**
+ * What `kbqa models list` prints. `default` marks the folder's own pick per role, the model the
+ * registry takes from this folder (the first of its role, in scan order; re-rankers have no
+ * default): it was false for every model, so the listing never said which one would serve.
+ */
 export async function scanModels(dir: string): Promise<ModelInfo[]> {
-  return (await scanModelsDetailed(dir)).map(({ path: _p, format: _f, onnxFile: _o, modelType: _m, ...info }) => info);
+  const picked = new Set<string>();
+  return (await scanModelsDetailed(dir)).map(({ path: _p, format: _f, onnxFile: _o, modelType: _m, ...info }) => {
+    const pick = info.role !== "rerank" && !picked.has(info.role);
+    if (pick) picked.add(info.role);
+    return { ...info, default: pick };
+  });
 }

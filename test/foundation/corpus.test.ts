@@ -110,5 +110,8 @@ describe("corpora", () => {
       const r = await fetch(k.url + a);
       expect([a, r.status, (await r.arrayBuffer()).byteLength > 10_000]).toEqual([a, 200, true]);
     }
+    // The page loads "openapi.json" relative to itself: under /docs/ that was a 404 and an error page.
+    const slash = await fetch(k.url + "/docs/", { redirect: "manual" });
+    expect([slash.status, slash.headers.get("location")]).toEqual([301, "/docs"]);
   });
 });

@@ -35,7 +35,7 @@ const req = (extra: Partial<AnswerRequest> = {}): AnswerRequest => ({
 describe("local GGUF tier", () => {
   test("scan lists the GGUF with its training context", async () => {
     expect(await scanModels(tmp.dir)).toEqual([
-      { id: "stories260K", role: "chat", tier: "local", default: false, file: "stories260K.gguf", contextLength: 2048, description: `GGUF model "llama" (node-llama-cpp)` },
+      { id: "stories260K", role: "chat", tier: "local", default: true, file: "stories260K.gguf", contextLength: 2048, description: `GGUF model "llama" (node-llama-cpp)` },
     ]);
   });
 

@@ -35,8 +35,10 @@ const close = (a: Float32Array, b: number[]) => {
 describe("local ONNX embeddings via transformers.js", () => {
   test("scan reads dims, context length and licence", async () => {
     const infos = await scanModels(tmp.dir);
-    expect(infos[0]).toEqual({ id: "a-tiny-mean", role: "embedding", tier: "local", default: false, dims: 8, contextLength: 64, licence: "mit", file: "a-tiny-mean/onnx/model.onnx", description: "ONNX sentence-embedding model (transformers.js)" });
+    expect(infos[0]).toEqual({ id: "a-tiny-mean", role: "embedding", tier: "local", default: true, dims: 8, contextLength: 64, licence: "mit", file: "a-tiny-mean/onnx/model.onnx", description: "ONNX sentence-embedding model (transformers.js)" });
     expect(infos.map((i) => i.id)).toEqual(["a-tiny-mean", "b-tiny-cls", "c-tiny-e5"]);
+    // The listing marks the one the registry takes from this folder, as `kbqa models list` shows it.
+    expect(infos.map((i) => i.default)).toEqual([true, false, false]);
   });
 
   test("the first local embedding model becomes the default and embeds with mean pooling, normalised", async () => {
