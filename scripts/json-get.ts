@@ -19,7 +19,9 @@ try {
   value = undefined;
 }
 if (value === undefined) {
-  console.error(`json-get: no "${path}" in: ${text.slice(0, 2000)}`);
+  // `curl -s` prints nothing when it cannot connect: say what an empty answer most likely means.
+  if (text.trim() === "") console.error(`json-get: no "${path}": the answer was empty (is the server running, at that address?)`);
+  else console.error(`json-get: no "${path}" in: ${text.slice(0, 2000)}`);
   process.exit(1);
 }
 console.log(typeof value === "string" ? value : JSON.stringify(value));
