@@ -1,10 +1,14 @@
 // builtin-extractive-summary: lead sentences plus the most central ones (cosine to the
 // document centroid in the hashed embedding space), kept in document order as a bullet list
 // under a per-language heading. Text is extracted verbatim, so it stays in the document's language.
+// A document without prose (a CSV, a spreadsheet, JSON: no sentence of 5 words or more outside its
+// tables and code) is summarised by its first table rows ("Header: value; Header: value") and code
+// lines ("name: Alice") instead; see summary-blocks.ts.
 import { cosine, hashEmbed } from "./builtin-embed.ts";
 import { detectLang, summaryTitle } from "./lang.ts";
 import { ellipsize, sentences } from "./text.ts";
 import { approxTokenCount } from "./builtin-tokens.ts";
+import { splitBlocks } from "./summary-blocks.ts";
 import type { Summariser, SummaryResult } from "./types.ts";
 
 export const BUILTIN_SUMMARY_ID = "builtin-extractive-summary";
@@ -144,13 +148,24 @@ export function stripMarkdown(md: string): string {
   );
 }
 
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
 export function extractiveSummary(markdown: string, lang: string): SummaryResult {
-  const all = sentences(stripMarkdown(markdown));
+  const blocks = splitBlocks(markdown, MAX_BULLETS, BULLET_CHARS);
+  const all = sentences(stripMarkdown(blocks.prose));
   // Headings and fragments are poor bullets; keep sentences with at least 5 words.
   const sents = all.filter((s) => s.split(/\s+/).length >= 5);
-  const pool = (sents.length ? sents : all).slice(0, MAX_CANDIDATES);
   const title = `## ${summaryTitle(lang || detectLang(markdown))}`;
   const promptTokens = approxTokenCount(markdown);
+  if (!sents.length && blocks.items.length) {
+    // No sentence: a CSV, XLSX or JSON document, whose tables and code stripMarkdown drops. Its
+    // summary was the bare heading, or "- Data" (a sheet's name) and "- | 7" (a row cut at the
+    // summary input). Its first table rows and code lines say more than headings and fragments.
+    const text = bulletList(title, blocks.items);
+    return { text, promptTokens, completionTokens: approxTokenCount(text) };
+  }
+  // Without sentences the fragments are the bullets, those with a letter or digit: "- |" or "- )" says nothing.
+  const pool = (sents.length ? sents : all.filter((s) => HAS_WORD.test(s))).slice(0, MAX_CANDIDATES);
   if (!pool.length) return { text: title + "\n", promptTokens, completionTokens: 2 };
   const vecs = pool.map((s) => hashEmbed(s));
   const centroid = new Float32Array(vecs[0]!.length);
@@ -164,13 +179,19 @@ export function extractiveSummary(markdown: string, lang: string): SummaryResult
     if (chosen.size >= want) break;
     chosen.add(i);
   }
+  const text = bulletList(title, [...chosen].sort((a, b) => a - b).map((i) => pool[i]!));
+  return { text, promptTokens, completionTokens: approxTokenCount(text) };
+}
+
+/** The heading and at most MAX_BULLETS bullets of BULLET_CHARS, as many as fit in SUMMARY_CHARS. */
+function bulletList(title: string, lines: string[]): string {
   let text = `${title}\n\n`;
-  for (const i of [...chosen].sort((a, b) => a - b)) {
-    const bullet = `- ${ellipsize(pool[i]!, BULLET_CHARS)}\n`;
+  for (const line of lines.slice(0, MAX_BULLETS)) {
+    const bullet = `- ${ellipsize(line, BULLET_CHARS)}\n`;
     if (text.length + bullet.length > SUMMARY_CHARS) break;
     text += bullet;
   }
-  return { text, promptTokens, completionTokens: approxTokenCount(text) };
+  return text;
 }
 
 export function createBuiltinSummariser(): Summariser {
