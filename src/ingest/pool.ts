@@ -28,6 +28,7 @@ import { resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { IngestFailure } from "./parsed.ts";
 import type { WorkerMessage, WorkerReply, WorkerRequest } from "./worker.ts";
+import { formatBytes, formatSeconds } from "./units.ts";
 
 const MEM_POLL_MS = 200;
 /**
@@ -93,11 +94,6 @@ export function workerCommand(): string[] {
   return compiled ? [process.execPath, "worker"] : [process.execPath, resolve(import.meta.dir, "../cli.ts"), "worker"];
 }
 
-export const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
-export function formatBytes(n: number): string {
-  const gib = n / 2 ** 30;
-  return gib >= 1 ? `${Number(gib.toFixed(1))} GiB` : `${Math.round(n / 2 ** 20)} MiB`;
-}
 
 // A document stopped by a limit fails the same way every time it is retried, so the reason says
 // what to do: the operator's setting that would let it finish (with its value now), or a smaller document.

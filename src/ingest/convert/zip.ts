@@ -1,4 +1,5 @@
 import { inflateRawSync } from "node:zlib";
+import { formatBytes } from "../units.ts";
 import { ConversionError } from "./errors.ts";
 
 // A minimal zip reader: the central directory is read and checked against the limits before a single byte
@@ -59,14 +60,6 @@ function findEocd(src: ByteSource): number {
   return fail("end of central directory not found");
 }
 
-/** A byte limit as people read it: whole GiB or MiB ("200 MiB"), else MiB to a tenth with the exact bytes, or bytes below 1 MiB. */
-export function bytesInWords(n: number): string {
-  if (n >= 2 ** 30 && n % 2 ** 30 === 0) return `${n / 2 ** 30} GiB`;
-  if (n >= 2 ** 20 && n % 2 ** 20 === 0) return `${n / 2 ** 20} MiB`;
-  if (n >= 2 ** 20) return `${Number((n / 2 ** 20).toFixed(1))} MiB (${n} bytes)`;
-  return `${n} bytes`;
-}
-
 export function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): ZipEntry[] {
   return readCentralDirectoryFrom(bufferSource(bytes), limits);
 }
@@ -122,7 +115,7 @@ export function readCentralDirectoryFrom(src: ByteSource, limits: ZipLimits): Zi
     total += e.uncompressedSize;
     if (total > limits.maxUncompressedBytes) {
       throw new ConversionError(
-        `archive declares more than ${bytesInWords(limits.maxUncompressedBytes)} uncompressed, over the limit; refused before decompression`,
+        `archive declares more than ${formatBytes(limits.maxUncompressedBytes)} uncompressed, over the limit; refused before decompression`,
       );
     }
     entries.push(e);
