@@ -3,7 +3,7 @@ import type { AppContext } from "../context.ts";
 import { authenticate, authorize } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/jwt.ts";
 import { AppError } from "./errors.ts";
-import { IllFormedText, NOT_AN_OBJECT, parseApiBody, TOO_LARGE, tooLarge } from "./body-limit.ts";
+import { parseApiBody, RefusedBody } from "./body-limit.ts";
 import { checkQuery } from "./query-once.ts";
 import { lowerCaseIds } from "./uuid-case.ts";
 
@@ -53,23 +53,10 @@ export function authPlugin(ctx: AppContext) {
       })
       .derive({ as: "scoped" }, ({ request, path, body, route, params, query }) => {
         const found = identified.get(request) ?? identify(request);
-        if (body === NOT_AN_OBJECT) {
+        if (body instanceof RefusedBody) {
+          // After the credential: a client without one learns nothing else (403 first).
           const refusal = () => {
-            throw new AppError("BAD_REQUEST", "Invalid request body: must be a JSON object");
-          };
-          return found instanceof Promise ? found.then(refusal) : refusal();
-        }
-        if (body instanceof IllFormedText) {
-          const refusal = () => {
-            throw new AppError("BAD_REQUEST", body.message);
-          };
-          return found instanceof Promise ? found.then(refusal) : refusal();
-        }
-        if (body === TOO_LARGE) {
-          // After the credential: a client without one learns nothing else (403 above).
-          const declared = request.headers.get("content-length");
-          const refusal = () => {
-            throw tooLarge(declared === null ? undefined : `declares ${declared} bytes`);
+            throw body.error;
           };
           return found instanceof Promise ? found.then(refusal) : refusal();
         }

@@ -1,4 +1,4 @@
-import { AppError } from "./errors.ts";
+import { AppError, badRequest } from "./errors.ts";
 
 /** Largest request body an API route reads. Document bytes go to /storage/, which has its own limit. */
 export const API_BODY_MAX = 16 * 1024 * 1024;
@@ -12,10 +12,17 @@ export const API_BODY_MAX = 16 * 1024 * 1024;
  */
 export const SERVER_BODY_LIMIT = Number.MAX_SAFE_INTEGER;
 
-/** The parsed body of a chunked request that ran past API_BODY_MAX (refused before validation). */
-export const TOO_LARGE = Object.freeze({});
+/**
+ * The parsed body of a request refused before validation: too large, not a JSON object, or
+ * holding ill-formed text. Elysia reports anything thrown while parsing as a malformed body, so
+ * the parse hook returns this instead, and the auth plugin throws `error` once the credential is
+ * checked (a client without one learns nothing else: 403 first).
+ */
+export class RefusedBody {
+  constructor(readonly error: AppError) {}
+}
 
-export const tooLarge = (what = "is larger") => new AppError("PAYLOAD_TOO_LARGE", `The request body ${what}; the API accepts at most ${API_BODY_MAX} bytes`);
+const tooLarge = (what: string) => new RefusedBody(new AppError("PAYLOAD_TOO_LARGE", `The request body ${what}; the API accepts at most ${API_BODY_MAX} bytes`));
 
 /** The body as text, or null once it passes `max` bytes (reading stops there). */
 async function readBounded(body: ReadableStream<Uint8Array>, max: number): Promise<string | null> {
@@ -33,49 +40,37 @@ async function readBounded(body: ReadableStream<Uint8Array>, max: number): Promi
  * For an API route's parse hook, before a byte is read. Every API body is JSON (spec: requests
  * are JSON), whatever Content-Type says: `curl -d '{…}'` sends a form type, and parsing that as a
  * form turned a JSON body into a confusing "field required". So:
- * - a declared length over the limit is TOO_LARGE at once;
+ * - a declared length over the limit is refused (413) at once;
  * - a sized body declared as JSON is parsed natively (request.json());
- * - any other body is read (counted, if chunked) and parsed as JSON here.
- * Elysia reports anything thrown while parsing as a malformed body, so an oversized one is
- * returned as TOO_LARGE, for the route to refuse with 413 before validation.
+ * - any other body is read (counted, if chunked: 413 past the limit) and parsed as JSON here.
  */
-export function parseApiBody(request: Request, contentType: string | undefined): Promise<unknown> | typeof TOO_LARGE | undefined {
+export function parseApiBody(request: Request, contentType: string | undefined): Promise<unknown> | RefusedBody | undefined {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > API_BODY_MAX) return TOO_LARGE;
+  if (declared !== null && Number(declared) > API_BODY_MAX) return tooLarge(`declares ${declared} bytes`);
   if (declared === "0" || !request.body) return undefined;
   if (declared !== null && contentType?.toLowerCase().startsWith("application/json")) return request.json().then(objectOnly);
   return readBounded(request.body, API_BODY_MAX).then((text) => {
-    if (text === null) return TOO_LARGE;
+    if (text === null) return tooLarge("is larger");
     return text.trim() === "" ? {} : objectOnly(JSON.parse(text));
   });
 }
 
-/** The parsed body of a request whose JSON is not an object (`5`, `[]`, `null`, `"x"`): refused before validation. */
-export const NOT_AN_OBJECT = Object.freeze({});
-
 /**
  * Every API body is a JSON object. Elysia coerces a body for a schema with number fields, and
  * turned `5`, `[]` or `null` into `{}`: such a PATCH answered 200 having changed nothing.
+ * Its text must be well-formed: a string (or key) with an unpaired UTF-16 surrogate (`"\ud800"`
+ * escaped, or a JavaScript client that cut an emoji in half) is no character, and SQLite's UTF-8
+ * binding turned it into garbage or swallowed the text around it, so `{"name":"ab\ud800"}`
+ * stored an empty name past the validation.
  */
 const objectOnly = (v: unknown) => {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return NOT_AN_OBJECT;
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return new RefusedBody(badRequest("Invalid request body: must be a JSON object"));
   const field = illFormedAt(v, "");
-  return field === null ? v : new IllFormedText(field);
+  if (field === null) return v;
+  return new RefusedBody(
+    badRequest(`Invalid body field '${field.toWellFormed()}': contains an unpaired UTF-16 surrogate, which is no character; send well-formed Unicode`),
+  );
 };
-
-/**
- * The parsed body of a request whose JSON holds a string (or key) with an unpaired UTF-16
- * surrogate (`"\ud800"` escaped, or a JavaScript client that cut an emoji in half): no
- * character, and SQLite's UTF-8 binding turned it into garbage or swallowed the text around
- * it, so `{"name":"ab\ud800"}` stored an empty name past the validation. Refused before
- * validation, naming where it is.
- */
-export class IllFormedText {
-  constructor(readonly field: string) {}
-  get message() {
-    return `Invalid body field '${this.field.toWellFormed()}': contains an unpaired UTF-16 surrogate, which is no character; send well-formed Unicode`;
-  }
-}
 
 /** Where the first ill-formed string sits ("metadata.a[2]"), or null. Keys count too. */
 function illFormedAt(v: unknown, path: string): string | null {
