@@ -5,6 +5,7 @@ import { newId } from "../store/ids.ts";
 import { AppError, conflict, notFound } from "../http/errors.ts";
 import { originalKey } from "../store/blob-keys.ts";
 import { isAccepted, mediaType } from "../ingest/formats.ts";
+import { queuePosition } from "../ingest/job-store.ts";
 import { recordUsage } from "../usage/record.ts";
 import { insertGrant, revokeGrants } from "../storage/grants.ts";
 import type { Presigner } from "../storage/presigner.ts";
@@ -132,15 +133,9 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
       if (r.stage_total != null) s.total = r.stage_total;
       if (r.status === "PROCESSING" && r.stage == null) {
         // Committed but not yet taken by a worker: a bare PROCESSING for seconds behind a burst
-        // of uploads looked stuck. Say so, and how many of the organization's documents are
-        // before it (workers take organizations in turn, each in commit order).
-        const job = db
-          .query<{ id: number }, [string, string, number]>("SELECT id FROM jobs WHERE org_id = ? AND document_id = ? AND generation = ? AND state = 'queued'")
-          .get(orgId, r.id, r.generation);
-        if (job) {
-          const ahead = db.query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM jobs WHERE state = 'queued' AND org_id = ? AND id < ?").get(orgId, job.id)!.n;
-          Object.assign(s, { stage: "queued", ahead });
-        }
+        // of uploads looked stuck. Say so, and how many of the organization's documents are before it.
+        const ahead = queuePosition(db, orgId, r.id, r.generation);
+        if (ahead !== null) Object.assign(s, { stage: "queued", ahead });
       }
       // Progress stops while the data volume cannot be written: say why, instead of a silent PROCESSING.
       const paused = r.status === "PROCESSING" ? ctx.ingestionPaused?.() : null;

@@ -203,6 +203,18 @@ export function recoverJobs(db: Db, now: number, busy: Iterable<string> = []): {
 }
 
 /** Oldest queued job per organization (candidates for the fair pick). */
+/**
+ * For a document's status: null unless its current job waits for a worker; else how many of its
+ * organization's queued jobs come before it (workers take organizations in turn, each in commit order).
+ */
+export function queuePosition(db: Db, orgId: string, documentId: string, generation: number): number | null {
+  const r = sql<{ ahead: number }>(db,
+    `SELECT (SELECT count(*) FROM jobs a WHERE a.state = 'queued' AND a.org_id = j.org_id AND a.id < j.id) AS ahead
+       FROM jobs j WHERE j.org_id = ? AND j.document_id = ? AND j.generation = ? AND j.state = 'queued'`,
+  ).get(orgId, documentId, generation);
+  return r ? r.ahead : null;
+}
+
 export function queuedHeads(db: Db): { org_id: string }[] {
   // A loose index scan (one seek per organization on jobs_state): SELECT DISTINCT read every
   // queued row, on every pick, which made a 500-document backlog quadratic.
