@@ -48,8 +48,8 @@ export const SCOPE_EXCEPTIONS: Exception[] = [
 /** The scope entries, any one of which lets the request through; null when the path is outside any domain. */
 export function requiredScope(method: string, path: string): string[] | null {
   // HEAD is a GET without the body: the same entry covers it.
-  const m0 = method === "HEAD" ? "GET" : method;
-  for (const e of SCOPE_EXCEPTIONS) if (e.method === m0 && e.path.test(path)) return e.anyOf;
+  const asMethod = method === "HEAD" ? "GET" : method;
+  for (const e of SCOPE_EXCEPTIONS) if (e.method === asMethod && e.path.test(path)) return e.anyOf;
   const m = /^\/v1\/([^/]+)/.exec(path);
   const action = ACTION_OF_METHOD[method];
   if (!m || !action) return null;

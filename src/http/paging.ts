@@ -142,7 +142,7 @@ export const LangCode = (description: string) =>
     description,
   });
 
-/** The primary language in lower case (`EN-us` → `en-us`'s "en" part), as detection writes it; empty → undefined. */
+/** The language subtag in lower case, the rest as given (`EN-US` → `en-US`), as detection writes it; empty → undefined. */
 export function normalLang(lang: string | null | undefined): string | undefined {
   const v = lang?.trim();
   if (!v) return undefined;
