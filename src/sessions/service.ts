@@ -5,7 +5,7 @@ import { iso, type Clock } from "../store/time.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { offsetOf, requireDepth, type Paging } from "../http/paging.ts";
 import { recordUsage } from "../usage/record.ts";
-import { CORPUS_CASCADE } from "../corpus/service.ts";
+import { CORPUS_CASCADE, corpusService } from "../corpus/service.ts";
 import { contains, pairMatches, prefilter } from "./match.ts";
 
 export interface SessionView {
@@ -86,11 +86,10 @@ function checkDepth(metadata: Record<string, unknown> | undefined) {
 }
 
 const LIVE_CORPUS = "SELECT 1 FROM corpora WHERE org_id = ? AND id = ? AND deleted_at IS NULL";
-/** A search filter may name the caller's own deleted corpus (an empty page, as chunk search answers). */
-const OWNED_CORPUS = "SELECT 1 FROM corpora WHERE org_id = ? AND id = ?";
 const ORDER = "ORDER BY s.created_at DESC, s.id DESC";
 
 export function sessionService(db: Db, clock: Clock) {
+  const corpora = corpusService(db, clock);
   const row = (orgId: string, id: string): Row | null =>
     db.query<Row, [string, string]>("SELECT * FROM sessions WHERE org_id = ? AND id = ? AND deleted_at IS NULL").get(orgId, id);
 
@@ -169,7 +168,8 @@ export function sessionService(db: Db, clock: Clock) {
     }
     if (corpusId !== undefined) {
       // Unknown, deleted or another organization's corpus: refused alike, so nothing leaks.
-      if (!db.query(OWNED_CORPUS).get(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not a corpus of your organization`);
+      // The caller's own deleted corpus is a valid filter: an empty page, as chunk search answers.
+      if (!corpora.owned(orgId, corpusId)) throw forbidden(`Corpus ${corpusId} is not a corpus of your organization`);
       where.push("EXISTS (SELECT 1 FROM session_corpora sc WHERE sc.session_id = s.id AND sc.corpus_id = ?)");
       args.push(corpusId);
       filters.corpusId = corpusId;
