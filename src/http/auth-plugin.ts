@@ -4,7 +4,7 @@ import { authenticate, authorize } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/jwt.ts";
 import { AppError } from "./errors.ts";
 import { parseApiBody, RefusedBody } from "./body-limit.ts";
-import { checkQuery } from "./query-once.ts";
+import { checkQuery, dropEmpty } from "./query-once.ts";
 import { lowerCaseIds } from "./uuid-case.ts";
 
 const WIDGET_PREFIXES = ["/v1/webhook/", "/webhook/v1/"];
@@ -66,7 +66,9 @@ export function authPlugin(ctx: AppContext) {
         const withRecheck = (p: Principal) => {
           const admitted = { ...admit(p, request.method, path), recheck };
           // After the credential, like every other refusal of a parameter.
-          checkQuery(request.url, ctx.queryRules?.(request.method, route));
+          const rules = ctx.queryRules?.(request.method, route);
+          checkQuery(request.url, rules);
+          dropEmpty(query, rules);
           lowerCaseIds(params);
           lowerCaseIds(query);
           lowerCaseIds(body);

@@ -13,12 +13,20 @@ import { describe } from "./validation-message.ts";
  *   `1e1` as 10, `Infinity` as a number too large.
  * Both answer 400 naming the parameter. Parameters no schema declares are ignored, as they are
  * when well formed.
+ *
+ * An optional parameter sent empty (`?lang=`, `?pageSize=`) counts as absent, the rule the spec
+ * states for the session search's `userId`: forms and URL builders send empty fields, and one
+ * rule for every parameter beats some ignored and some refused. A required one sent empty is
+ * refused as missing, or by its own rule. The metadata filter's `key` and `value` are data, not
+ * settings: `value=` searches for the empty string, so they are kept as sent.
  */
 export type QueryRules = (method: string, route: string) => RouteQuery | undefined;
 
 export interface RouteQuery {
   declared: ReadonlySet<string>;
   single: ReadonlySet<string>;
+  /** Parameters the schema requires, and the metadata filter's: sent empty, they are kept (and judged) rather than dropped. */
+  required: ReadonlySet<string>;
   /** Numeric parameters, with their schema (its rule words the refusal). */
   numeric: ReadonlyMap<string, Schema>;
 }
@@ -29,11 +37,12 @@ interface RouteLike {
   hooks?: { query?: unknown };
 }
 
-type Schema = { type?: string; anyOf?: Schema[]; properties?: Record<string, Schema> };
+type Schema = { type?: string; anyOf?: Schema[]; properties?: Record<string, Schema>; required?: string[] };
 
 const isArray = (s: Schema): boolean => s.type === "array" || (s.anyOf?.some(isArray) ?? false);
 const isNumeric = (s: Schema): boolean => s.type === "integer" || s.type === "number" || (s.anyOf?.some(isNumeric) ?? false);
 const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
+const EMPTY_IS_DATA = new Set(["key", "value"]);
 
 /** Builds the lookup from the app's routes (read on first use: the route table is complete once the app is built). */
 export function queryRules(routes: () => readonly RouteLike[]): QueryRules {
@@ -41,12 +50,13 @@ export function queryRules(routes: () => readonly RouteLike[]): QueryRules {
   return (method, route) => {
     index ??= new Map(
       routes().flatMap((r) => {
-        const props = (r.hooks?.query as Schema | undefined)?.properties;
+        const schema = r.hooks?.query as Schema | undefined;
+        const props = schema?.properties;
         if (!props) return [];
         const names = Object.keys(props);
         const single = names.filter((k) => !isArray(props[k]!));
         const numeric = new Map(names.filter((k) => isNumeric(props[k]!)).map((k) => [k, props[k]!] as const));
-        return [[`${r.method} ${r.path}`, { declared: new Set(names), single: new Set(single), numeric }] as const];
+        return [[`${r.method} ${r.path}`, { declared: new Set(names), single: new Set(single), numeric, required: new Set([...(schema.required ?? []), ...EMPTY_IS_DATA]) }] as const];
       }),
     );
     return index.get(`${method} ${route}`);
@@ -74,6 +84,7 @@ export function checkQuery(url: string, rules: RouteQuery | undefined): void {
     if (key === null || !rules.declared.has(key)) continue;
     const value = eq < 0 ? "" : decode(pair.slice(eq + 1));
     if (value === null) throw badRequest(`Invalid query parameter '${key}': not valid percent-encoded UTF-8 (got "${pair.slice(eq + 1, eq + 41)}")`);
+    if (value === "" && !rules.required.has(key)) continue; // absent (dropEmpty removes it from the parsed query)
     const numeric = rules.numeric.get(key);
     if (numeric && !DECIMAL.test(value)) {
       // "in decimal digits" only for what reads as a number in another notation ("abc" is just wrong).
@@ -83,5 +94,20 @@ export function checkQuery(url: string, rules: RouteQuery | undefined): void {
     if (!rules.single.has(key)) continue;
     if (seen.has(key)) throw badRequest(`Invalid query parameter '${key}': given more than once; it takes one value`);
     seen.add(key);
+  }
+}
+
+/** Removes the optional parameters sent empty from the parsed query, so they read as absent. */
+export function dropEmpty(query: Record<string, unknown> | undefined, rules: RouteQuery | undefined): void {
+  if (!query || !rules) return;
+  for (const key of Object.keys(query)) {
+    if (rules.required.has(key) || !rules.declared.has(key)) continue;
+    const v = query[key];
+    if (v === "") delete query[key];
+    else if (Array.isArray(v)) {
+      const kept = v.filter((x) => x !== "");
+      if (kept.length === 0) delete query[key];
+      else if (kept.length !== v.length) query[key] = kept;
+    }
   }
 }

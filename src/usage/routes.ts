@@ -7,7 +7,7 @@ import { CorpusParams, UsageQuery, UsageReport, UserParams } from "./schema.ts";
 import type { UsageService } from "./service.ts";
 
 function timeframeOf(q: { timeframe?: string }): Timeframe {
-  if (q.timeframe === undefined || q.timeframe === "") return DEFAULT_TIMEFRAME;
+  if (q.timeframe === undefined) return DEFAULT_TIMEFRAME;
   if (!isTimeframe(q.timeframe)) {
     throw badRequest(`Invalid query parameter 'timeframe': must be one of ${TIMEFRAMES.join(", ")}, or omitted for ${DEFAULT_TIMEFRAME} (got ${JSON.stringify(q.timeframe)})`);
   }
