@@ -10,9 +10,10 @@ import { DownloadUrlView, PreviewQuery, PreviewUrlsView } from "./schema.ts";
  * GET /v1/post/attachment/{docId}/download-url and …/preview-urls: aliases of the document
  * paths with identical answers, authorized under `post` (the scope table keys on the first
  * segment). The parameter is called `id` because the router allows one name per position and
- * /v1/post/attachment/{id} (the attachment listing of a post) holds that position.
+ * /v1/post/attachment/{id} (the attachment listing of a post) holds that position; its `title`
+ * is the spec's name, which validation errors use.
  */
-const DocId = t.Object({ id: t.String({ format: "uuid", description: "id of the cited document" }) });
+const DocId = t.Object({ id: t.String({ format: "uuid", title: "docId", description: "id of the cited document" }) });
 
 export function attachmentAliasRoutes(ctx: AppContext, docs: DocumentService, sign: Presigner) {
   const urls = documentUrls(ctx, docs, sign);

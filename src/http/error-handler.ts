@@ -57,8 +57,10 @@ export function describeValidation(e: ValidationLike): string {
   if (!first) return `Invalid request ${on}`;
   const fault = explain(first);
   // Elysia validates numeric query parameters one by one and loses their name; such schemas
-  // carry it as `title` (see http/paging.ts).
-  const field = fault.path || ((first.schema as { title?: string } | undefined)?.title ?? "");
+  // carry it as `title` (see http/paging.ts). A path parameter whose router name differs from
+  // the spec's carries the spec's name the same way (posts/routes.ts).
+  const title = (first.schema as { title?: string } | undefined)?.title ?? "";
+  const field = (on === "params" && title) || fault.path || title;
   if (field) return `Invalid ${where} '${field}': ${fault.problem}`;
   return `Invalid request ${on}: ${fault.problem}`;
 }

@@ -47,13 +47,34 @@ function plainNumbers(node: unknown): unknown {
   return out;
 }
 
+type Param = { name?: string; in?: string; schema?: { title?: string } };
+
+function specNames(paths: Record<string, Record<string, Json>>): Record<string, Record<string, Json>> {
+  const out: Record<string, Record<string, Json>> = {};
+  for (const [path, ops] of Object.entries(paths)) {
+    let named = path;
+    for (const op of Object.values(ops)) {
+      for (const p of (op.parameters ?? []) as Param[]) {
+        const title = p.schema?.title;
+        if (p.in !== "path" || !title || title === p.name) continue;
+        named = named.replace(`{${p.name}}`, `{${title}}`);
+        p.name = title;
+      }
+    }
+    out[named] = ops;
+  }
+  return out;
+}
+
 /**
  * Completes what the plugin leaves out of the generated document, once per generated document:
  * - request bodies: the plugin publishes a body's schema only for named parsers, and every /v1
  *   route parses with the authentication hook's function (http/auth-plugin.ts), so each body
  *   was published as `content: {}`; the route's own schema is put back as application/json;
  * - numbers lose the string form Elysia accepts for query strings;
- * - every /v1 operation documents its refusals with the spec's error object.
+ * - every /v1 operation documents its refusals with the spec's error object;
+ * - a path parameter the router names otherwise than the spec (`title` on its schema) is
+ *   published under the spec's name: /v1/post/attachment/{docId}/download-url.
  */
 export function polish(doc: Json, routes: readonly RouteRecord[]): Json {
   const paths = doc.paths as Record<string, Record<string, Json>>;
@@ -75,8 +96,9 @@ export function polish(doc: Json, routes: readonly RouteRecord[]): Json {
     }
   }
   const components = (doc.components ??= {}) as Json;
+  doc.paths = specNames(paths);
   components.schemas = { ...(components.schemas as Json | undefined), Error: ERROR_SCHEMA };
-  doc.paths = plainNumbers(paths);
+  doc.paths = plainNumbers(doc.paths);
   doc.components = plainNumbers(components);
   return doc;
 }

@@ -12,7 +12,9 @@ import type { Principal } from "../auth/jwt.ts";
 const Id = t.Object({ postId: t.String({ format: "uuid" }) });
 // The router needs one parameter name per position: /attachment/{id} (a post) shares it with
 // the document aliases /attachment/{id}/download-url|preview-urls (src/documents/attachment-routes.ts).
-const AttachmentId = t.Object({ id: t.String({ format: "uuid", description: "id of the answer post" }) });
+// Named `id` for the router (one name per position, shared with the document aliases); `title`
+// is the spec's name, which validation errors use.
+const AttachmentId = t.Object({ id: t.String({ format: "uuid", title: "postId", description: "id of the answer post" }) });
 
 export function postRoutes(ctx: AppContext, posts: PostService, queries: QueryService) {
   const ask = (principal: Principal, input: QueryInput, request: Request, path: string, recheck: () => Promise<void>) =>

@@ -52,7 +52,23 @@ test("statuses, credentials and required parameters as the spec says", () => {
   expect(Object.keys(paths["/v1/doc/{id}/summary"]!.get!.responses!["200"]!.content!)).toEqual(["text/markdown"]);
   expect(paths["/pub/ping"]!.get!.security).toEqual([]);
   expect(paths["/storage/*"]!.put!.security).toEqual([]);
-  for (const p of ["/v1/doc/{id}/preview-urls", "/v1/post/attachment/{id}/preview-urls"]) {
+  for (const p of ["/v1/doc/{id}/preview-urls", "/v1/post/attachment/{docId}/preview-urls"]) {
     expect(paths[p]!.get!.parameters!.find((x) => x.name === "pages")?.required).toBe(true);
+  }
+});
+
+test("the attachment paths carry the spec's parameter names, not the router's", () => {
+  const names = (path: string) => paths[path]?.get?.parameters?.filter((p) => p.in === "path").map((p) => p.name);
+  expect(names("/v1/post/attachment/{postId}")).toEqual(["postId"]);
+  expect(names("/v1/post/attachment/{docId}/download-url")).toEqual(["docId"]);
+  expect(names("/v1/post/attachment/{docId}/preview-urls")).toEqual(["docId"]);
+  expect(Object.keys(paths).filter((p) => p.startsWith("/v1/post/attachment/{id}"))).toEqual([]);
+});
+
+test("a malformed attachment id is refused under the spec's name for it", async () => {
+  const org = await k.org();
+  for (const [path, name] of [["/v1/post/attachment/xyz", "postId"], ["/v1/post/attachment/xyz/download-url", "docId"], ["/v1/post/attachment/xyz/preview-urls?pages=0", "docId"], ["/v1/doc/xyz/download-url", "id"]]) {
+    const r = await org.api("GET", path!);
+    expect({ path, status: r.status, message: r.body.message }).toEqual({ path, status: 400, message: `Invalid path parameter '${name}': must be a UUID (got "xyz")` });
   }
 });
