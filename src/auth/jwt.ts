@@ -12,7 +12,15 @@ export interface Principal {
   name?: string;
   /** Empty means unrestricted (JWT without a scope claim). */
   scope: string[];
+  /**
+   * An access token minted for another userId (a widget visitor): it acts as that user, so the
+   * sessions of the organization's other users, and their posts and usage, are not its to see.
+   */
+  confined?: boolean;
 }
+
+/** The user whose sessions alone a credential may reach, or undefined for the whole organization. */
+export const confinedTo = (p: Pick<Principal, "userId" | "confined">): string | undefined => (p.confined ? p.userId : undefined);
 
 /** Leeway on nbf, iat and exp, seconds. */
 export const CLOCK_TOLERANCE_S = 30;

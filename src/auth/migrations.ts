@@ -15,4 +15,10 @@ export const migrations: Migration[] = [
         issuer TEXT, scope TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, revoked_at INTEGER);
     `,
   },
+  {
+    // A token minted for another userId (a widget visitor) is confined to that user's sessions.
+    // Tokens minted before this column existed stay as they were (they expire within --max-token-ttl).
+    id: "auth-002",
+    sql: `ALTER TABLE access_tokens ADD COLUMN confined INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

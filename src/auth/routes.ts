@@ -57,6 +57,9 @@ export function authRoutes(ctx: AppContext) {
             email: body.email ?? (forCaller ? principal.email : undefined),
             name: forCaller ? principal.name : undefined,
             issuer: body.issuer,
+            // A visitor's token is confined to the visitor's own sessions; one for the caller is
+            // the caller's own identity (a token minted by a confined one cannot exist: JWT only).
+            confined: !forCaller,
           },
           ctx.clock.now(),
         );

@@ -24,15 +24,17 @@ export interface NewToken {
   email?: string;
   name?: string;
   issuer?: string;
+  /** Minted for another user than its creator: sees only that user's sessions (Principal.confined). */
+  confined: boolean;
 }
 
 export function createAccessToken(db: Db, orgId: string, t: NewToken, now: number): AccessToken {
   const token = mint();
   const expiresAt = now + t.ttl * 1000;
   db.query(
-    `INSERT INTO access_tokens (token_hash, org_id, user_id, email, name, issuer, scope, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(sha256(token), orgId, t.userId, t.email ?? null, t.name ?? null, t.issuer ?? null, JSON.stringify(t.scope), now, expiresAt);
+    `INSERT INTO access_tokens (token_hash, org_id, user_id, email, name, issuer, scope, created_at, expires_at, confined)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(sha256(token), orgId, t.userId, t.email ?? null, t.name ?? null, t.issuer ?? null, JSON.stringify(t.scope), now, expiresAt, t.confined ? 1 : 0);
   return { token, scope: t.scope, createdAt: now, expiresAt };
 }
 
@@ -52,6 +54,7 @@ interface Row {
   scope: string;
   expires_at: number;
   revoked_at: number | null;
+  confined: number;
 }
 
 export function verifyAccessToken(db: Db, token: string, now: number): Principal {
@@ -65,5 +68,6 @@ export function verifyAccessToken(db: Db, token: string, now: number): Principal
     email: r.email ?? undefined,
     name: r.name ?? undefined,
     scope: fromJson<string[]>(r.scope, []),
+    ...(r.confined ? { confined: true } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { normalLang } from "../http/paging.ts";
+import { confinedTo } from "../auth/jwt.ts";
 import type { AppContext } from "../context.ts";
 import { AppError, badRequest } from "../http/errors.ts";
 import { detectLang } from "../models/lang.ts";
@@ -41,6 +42,8 @@ export interface QueryInput {
 export interface Asker {
   orgId: string;
   userId: string;
+  /** Reaches only its own sessions (auth/jwt.ts confinedTo). */
+  confined?: boolean;
 }
 
 export interface Prepared {
@@ -121,7 +124,7 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
       // `open` (the first-generation widget) makes the session when none is given, last of all,
       // so that a refused query leaves no session behind either.
       if (!input.sessionId && open && !question) throw empty();
-      const session = sessions.get(who.orgId, input.sessionId || (open ? open() : input.sessionId));
+      const session = sessions.get(who.orgId, input.sessionId || (open ? open() : input.sessionId), confinedTo(who));
       if (!question) throw empty();
       const lang = normalLang(input.lang) ?? detectLang(question);
       const settings = sessionSettings(session, (id) => ctx.models.has(id, "chat"));

@@ -7,7 +7,7 @@ import { liveAttachments } from "./citations.ts";
 import type { PostService } from "./service.ts";
 import type { QueryInput, QueryService } from "./query.ts";
 import { askQuestion } from "./ask.ts";
-import type { Principal } from "../auth/jwt.ts";
+import { confinedTo, type Principal } from "../auth/jwt.ts";
 
 const Id = t.Object({ postId: t.String({ format: "uuid" }) });
 // The router needs one parameter name per position: /attachment/{id} (a post) shares it with
@@ -37,7 +37,7 @@ export function postRoutes(ctx: AppContext, posts: PostService, queries: QuerySe
       body: QueryBody,
       detail: { hide: true, deprecated: true },
     })
-    .get("/", ({ principal, query }) => posts.list(principal.orgId, query.sessionId, paging(query), query.order ?? "DESC"), {
+    .get("/", ({ principal, query }) => posts.list(principal.orgId, query.sessionId, paging(query), query.order ?? "DESC", confinedTo(principal)), {
       query: PostListQuery,
       response: PostPage,
       detail: { summary: "List the posts of a session (createdAt, then id; DESC by default)" },
@@ -45,7 +45,7 @@ export function postRoutes(ctx: AppContext, posts: PostService, queries: QuerySe
     .get(
       "/attachment/:id",
       ({ principal, params }) => {
-        const post = posts.visible(principal.orgId, params.id);
+        const post = posts.visible(principal.orgId, params.id, confinedTo(principal));
         return post.owner === "SYSTEM" ? liveAttachments(ctx.db, principal.orgId, post.id) : [];
       },
       {
@@ -54,7 +54,7 @@ export function postRoutes(ctx: AppContext, posts: PostService, queries: QuerySe
         detail: { summary: "Attachments of an answer, one per document, with the pages used (deleted or replaced chunks drop out)" },
       },
     )
-    .get("/:postId", ({ principal, params }) => posts.get(principal.orgId, params.postId), {
+    .get("/:postId", ({ principal, params }) => posts.get(principal.orgId, params.postId, confinedTo(principal)), {
       params: Id,
       response: Post,
       detail: { summary: "Get a post" },
@@ -62,7 +62,7 @@ export function postRoutes(ctx: AppContext, posts: PostService, queries: QuerySe
     .delete(
       "/:postId",
       ({ principal, params }) => {
-        posts.remove(principal.orgId, principal.userId, params.postId);
+        posts.remove(principal.orgId, principal.userId, params.postId, confinedTo(principal));
         return ack(`Post ${params.postId} deleted`, ctx.clock.now());
       },
       { params: Id, response: Ack, detail: { summary: "Delete a post (soft)" } },

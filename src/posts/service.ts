@@ -53,7 +53,7 @@ export interface NewPost {
 /** The posts a session needs to see: sessions are checked by the caller (sessionService.get). */
 export interface SessionLookup {
   /** `model`, `temperature`, `thinking`: only on sessions created before the Versioning change, as stored. */
-  get(orgId: string, id: string): { id: string; corpusIds: string[]; model?: unknown; temperature?: unknown; thinking?: unknown };
+  get(orgId: string, id: string, owner?: string): { id: string; corpusIds: string[]; model?: unknown; temperature?: unknown; thinking?: unknown };
 }
 
 /** Most recent first; `size` posts, returned in chronological order as chat turns. */
@@ -67,12 +67,12 @@ export function postService(db: Db, clock: Clock, sessions: SessionLookup) {
   const row = (orgId: string, id: string): PostRow | null =>
     db.query<PostRow, [string, string]>("SELECT * FROM posts WHERE org_id = ? AND id = ? AND deleted_at IS NULL").get(orgId, id);
 
-  /** A post is visible while it and its session are live. */
-  const visible = (orgId: string, id: string): PostRow => {
+  /** A post is visible while it and its session are live (and the session `owner`'s, when given: auth/jwt.ts confinedTo). */
+  const visible = (orgId: string, id: string, owner?: string): PostRow => {
     const r = row(orgId, id);
     if (!r) throw notFound("Post");
     try {
-      sessions.get(orgId, r.session_id);
+      sessions.get(orgId, r.session_id, owner);
     } catch {
       throw notFound("Post");
     }
@@ -104,12 +104,12 @@ export function postService(db: Db, clock: Clock, sessions: SessionLookup) {
       return row(orgId, id)!;
     },
 
-    get(orgId: string, id: string): PostView {
-      return views(orgId, [visible(orgId, id)])[0]!;
+    get(orgId: string, id: string, owner?: string): PostView {
+      return views(orgId, [visible(orgId, id, owner)])[0]!;
     },
 
-    list(orgId: string, sessionId: string, p: Paging, order: "ASC" | "DESC") {
-      sessions.get(orgId, sessionId);
+    list(orgId: string, sessionId: string, p: Paging, order: "ASC" | "DESC", owner?: string) {
+      sessions.get(orgId, sessionId, owner);
       const total = db
         .query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM posts WHERE org_id = ? AND session_id = ? AND deleted_at IS NULL")
         .get(orgId, sessionId)!.n;
@@ -135,10 +135,10 @@ export function postService(db: Db, clock: Clock, sessions: SessionLookup) {
     },
 
     /** Soft delete. The removal counts against the post's author, so per-user created/removed balance. */
-    remove(orgId: string, userId: string, id: string): void {
+    remove(orgId: string, userId: string, id: string, owner?: string): void {
       const now = clock.now();
       db.transaction(() => {
-        const r = visible(orgId, id);
+        const r = visible(orgId, id, owner);
         db.query("UPDATE posts SET deleted_at = ? WHERE org_id = ? AND id = ?").run(now, orgId, id);
         recordUsage(db, orgId, { metric: "posts", op: "removed", amount: 1, at: now, userId: r.user_id ?? userId, corpusId: r.usage_corpus_id, source: "post" });
       })();

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
 import { Ack, ack, PageQuery, paging } from "../http/paging.ts";
+import { confinedTo } from "../auth/jwt.ts";
 import { ByMetadataQuery, ByUserQuery, Session, SessionCreate, SessionPage, SessionPatch, SessionQuery } from "./schema.ts";
 import type { SessionService } from "./service.ts";
 
@@ -16,30 +17,30 @@ export function sessionRoutes(ctx: AppContext, sessions: SessionService) {
       response: Session,
       detail: { summary: "Open a session over one or more corpora" },
     })
-    .get("/", ({ principal, query }) => sessions.list(principal.orgId, paging(query)), {
+    .get("/", ({ principal, query }) => sessions.list(principal.orgId, paging(query), confinedTo(principal)), {
       query: t.Object(PageQuery),
       response: SessionPage,
       detail: { summary: "List the organization's sessions, newest first" },
     })
-    .get("/q", ({ principal, query }) => sessions.query(principal.orgId, query, paging(query)), {
+    .get("/q", ({ principal, query }) => sessions.query(principal.orgId, query, paging(query), confinedTo(principal)), {
       query: SessionQuery,
       response: SessionPage,
       detail: { summary: "Search sessions by owner, corpus and metadata (containment), newest first" },
     })
-    .get("/byUser", ({ principal, query }) => sessions.query(principal.orgId, query, paging(query)), {
+    .get("/byUser", ({ principal, query }) => sessions.query(principal.orgId, query, paging(query), confinedTo(principal)), {
       query: ByUserQuery,
       detail: deprecated,
     })
-    .get("/byMetadata", ({ principal, query }) => sessions.query(principal.orgId, query, paging(query)), {
+    .get("/byMetadata", ({ principal, query }) => sessions.query(principal.orgId, query, paging(query), confinedTo(principal)), {
       query: ByMetadataQuery,
       detail: deprecated,
     })
-    .get("/:sessionId", ({ principal, params }) => sessions.get(principal.orgId, params.sessionId), {
+    .get("/:sessionId", ({ principal, params }) => sessions.get(principal.orgId, params.sessionId, confinedTo(principal)), {
       params: Id,
       response: Session,
       detail: { summary: "Get a session" },
     })
-    .patch("/:sessionId", ({ principal, params, body }) => sessions.patch(principal.orgId, params.sessionId, body), {
+    .patch("/:sessionId", ({ principal, params, body }) => sessions.patch(principal.orgId, params.sessionId, body, confinedTo(principal)), {
       params: Id,
       body: SessionPatch,
       response: Session,
@@ -48,7 +49,7 @@ export function sessionRoutes(ctx: AppContext, sessions: SessionService) {
     .delete(
       "/:sessionId",
       ({ principal, params }) => {
-        sessions.remove(principal.orgId, principal.userId, params.sessionId);
+        sessions.remove(principal.orgId, principal.userId, params.sessionId, confinedTo(principal));
         return ack(`Session ${params.sessionId} deleted`, ctx.clock.now());
       },
       { params: Id, response: Ack, detail: { summary: "Delete a session (soft)" } },

@@ -90,8 +90,14 @@ const ORDER = "ORDER BY s.created_at DESC, s.id DESC";
 
 export function sessionService(db: Db, clock: Clock) {
   const corpora = corpusService(db, clock);
-  const row = (orgId: string, id: string): Row | null =>
-    db.query<Row, [string, string]>("SELECT * FROM sessions WHERE org_id = ? AND id = ? AND deleted_at IS NULL").get(orgId, id);
+  /**
+   * `owner`, when given, is the only user whose sessions the caller may reach (a token minted for
+   * another user, auth/jwt.ts confinedTo): another user's session is then as if it did not exist.
+   */
+  const row = (orgId: string, id: string, owner?: string): Row | null => {
+    const r = db.query<Row, [string, string]>("SELECT * FROM sessions WHERE org_id = ? AND id = ? AND deleted_at IS NULL").get(orgId, id);
+    return r && (owner === undefined || r.user_id === owner) ? r : null;
+  };
 
   const corporaOf = (ids: string[]): Map<string, string[]> => {
     const out = new Map<string, string[]>(ids.map((id) => [id, []]));
@@ -122,7 +128,7 @@ export function sessionService(db: Db, clock: Clock) {
   const firstCorpus = (id: string): string | null =>
     db.query<{ corpus_id: string }, [string]>("SELECT corpus_id FROM session_corpora WHERE session_id = ? ORDER BY pos LIMIT 1").get(id)?.corpus_id ?? null;
 
-  function search(orgId: string, f: SessionFilter, p: Paging): SessionPage {
+  function search(orgId: string, f: SessionFilter, p: Paging, owner?: string): SessionPage {
     const userId = f.userId || undefined;
     const corpusId = f.corpusId || undefined;
     const { key, value } = f;
@@ -130,6 +136,11 @@ export function sessionService(db: Db, clock: Clock) {
     const filters: AppliedFilters = {};
     const where = ["s.org_id = ?", "s.deleted_at IS NULL"];
     const args: string[] = [orgId];
+    if (owner !== undefined) {
+      // Not echoed in `filters`: it is the credential's limit, not a filter the caller chose.
+      where.push("s.user_id = ?");
+      args.push(owner);
+    }
     // Metadata clauses only narrow what `match` decides; kept apart so they can be left out.
     const narrow: string[] = [];
     const narrowArgs: string[] = [];
@@ -232,33 +243,33 @@ export function sessionService(db: Db, clock: Clock) {
       return views([row(orgId, id)!])[0]!;
     },
 
-    /** NOT_FOUND when missing, deleted or another organization's. */
-    get(orgId: string, id: string): SessionView {
-      const r = row(orgId, id);
+    /** NOT_FOUND when missing, deleted, another organization's, or not `owner`'s when given. */
+    get(orgId: string, id: string, owner?: string): SessionView {
+      const r = row(orgId, id, owner);
       if (!r) throw notFound("Session");
       return views([r])[0]!;
     },
 
     /** True when the session is live in the organization. */
-    exists(orgId: string, id: string): boolean {
-      return row(orgId, id) != null;
+    exists(orgId: string, id: string, owner?: string): boolean {
+      return row(orgId, id, owner) != null;
     },
 
-    /** The organization's sessions, newest first, closed by id. */
-    list(orgId: string, p: Paging): SessionPage {
-      return search(orgId, {}, p);
+    /** The organization's sessions (only `owner`'s when given), newest first, closed by id. */
+    list(orgId: string, p: Paging, owner?: string): SessionPage {
+      return search(orgId, {}, p, owner);
     },
 
     /** GET /v1/session/q: userId, corpusId (403 outside the org), key+value (400 alone), json (wins). */
-    query(orgId: string, f: SessionFilter, p: Paging): SessionPage {
-      return search(orgId, f, p);
+    query(orgId: string, f: SessionFilter, p: Paging, owner?: string): SessionPage {
+      return search(orgId, f, p, owner);
     },
 
     /** Replaces metadata when sent; always moves updatedAt strictly forward. */
-    patch(orgId: string, id: string, body: { metadata?: Record<string, unknown> }): SessionView {
+    patch(orgId: string, id: string, body: { metadata?: Record<string, unknown> }, owner?: string): SessionView {
       checkDepth(body.metadata);
       db.transaction(() => {
-        const r = row(orgId, id);
+        const r = row(orgId, id, owner);
         if (!r) throw notFound("Session");
         const now = Math.max(clock.now(), r.updated_at + 1);
         db.query("UPDATE sessions SET metadata = ?, updated_at = ? WHERE org_id = ? AND id = ?").run(
@@ -275,10 +286,10 @@ export function sessionService(db: Db, clock: Clock) {
      * Soft delete. The usage event is attributed to the session's owner, not to the caller, so a
      * user's report counts the sessions they opened and lost (the corpus cascade does the same).
      */
-    remove(orgId: string, _userId: string, id: string): void {
+    remove(orgId: string, _userId: string, id: string, owner?: string): void {
       const now = clock.now();
       db.transaction(() => {
-        const r = row(orgId, id);
+        const r = row(orgId, id, owner);
         if (!r) throw notFound("Session");
         db.query("UPDATE sessions SET deleted_at = ? WHERE org_id = ? AND id = ?").run(now, orgId, id);
         recordUsage(db, orgId, { metric: "sessions", op: "removed", amount: 1, at: now, userId: r.user_id, corpusId: firstCorpus(id) });

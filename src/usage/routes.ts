@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
-import { badRequest } from "../http/errors.ts";
+import { AppError, badRequest } from "../http/errors.ts";
+import { confinedTo } from "../auth/jwt.ts";
 import { DEFAULT_TIMEFRAME, isTimeframe, TIMEFRAMES, type Timeframe } from "./buckets.ts";
 import { CorpusParams, UsageQuery, UsageReport, UserParams } from "./schema.ts";
 import type { UsageService } from "./service.ts";
@@ -22,12 +23,24 @@ export function usageRoutes(ctx: AppContext, usage: UsageService) {
       response: UsageReport,
       detail: { summary: "Organization-wide usage over the completed buckets of a timeframe" },
     })
-    .get("/user/:userId", ({ principal, params, query }) => usage.user(principal.orgId, params.userId, timeframeOf(query)), {
-      params: UserParams,
-      query: UsageQuery,
-      response: UsageReport,
-      detail: { summary: "Usage of one user of the organization (corpora is null; zeros for a user without events)" },
-    })
+    .get(
+      "/user/:userId",
+      ({ principal, params, query }) => {
+        // A token minted for another user (a widget visitor) acts as that user: the usage of the
+        // organization's other users is not its to read.
+        const own = confinedTo(principal);
+        if (own !== undefined && params.userId !== own) {
+          throw new AppError("FORBIDDEN", `This access token was issued for user "${own}" and reads only that user's usage`);
+        }
+        return usage.user(principal.orgId, params.userId, timeframeOf(query));
+      },
+      {
+        params: UserParams,
+        query: UsageQuery,
+        response: UsageReport,
+        detail: { summary: "Usage of one user of the organization (corpora is null; zeros for a user without events)" },
+      },
+    )
     .get("/corpus/:corpusId", ({ principal, params, query }) => usage.corpus(principal.orgId, params.corpusId, timeframeOf(query)), {
       params: CorpusParams,
       query: UsageQuery,

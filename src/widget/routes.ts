@@ -3,7 +3,7 @@ import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
 import { AppError, badRequest } from "../http/errors.ts";
 import { paging } from "../http/paging.ts";
-import type { Principal } from "../auth/jwt.ts";
+import { confinedTo, type Principal } from "../auth/jwt.ts";
 import { liveAttachments } from "../posts/citations.ts";
 import type { PostService } from "../posts/service.ts";
 import type { QueryInput, QueryService } from "../posts/query.ts";
@@ -35,14 +35,14 @@ export function widgetRoutes(ctx: AppContext, { sessions, posts, queries }: Widg
     .post("/init", ({ principal, body }) => sessions.create(principal.orgId, principal.userId, body), { body: WidgetInit, detail: hidden })
     .post("/q", ({ principal, body, request, path, recheck }) => ask(principal, body, request, path, recheck), { body: WidgetAsk, detail: hidden })
     .get("/q", ({ principal, query, request, path, recheck }) => ask(principal, query, request, path, recheck), { query: WidgetAsk, detail: hidden })
-    .get("/", ({ principal, query }) => posts.list(principal.orgId, query.sessionId, paging(query), query.order ?? "DESC"), {
+    .get("/", ({ principal, query }) => posts.list(principal.orgId, query.sessionId, paging(query), query.order ?? "DESC", confinedTo(principal)), {
       query: WidgetList,
       detail: hidden,
     })
     .get(
       "/attachment/:postId",
       ({ principal, params }) => {
-        const post = posts.visible(principal.orgId, params.postId);
+        const post = posts.visible(principal.orgId, params.postId, confinedTo(principal));
         return post.owner === "SYSTEM" ? liveAttachments(ctx.db, principal.orgId, post.id) : [];
       },
       { params: PostIdParams, detail: hidden },
