@@ -3,6 +3,7 @@ import type { Logger } from "../context.ts";
 import type { ValueError } from "@sinclair/typebox/errors";
 import { explain } from "./validation-message.ts";
 import { AppError, errorBody, STATUS_OF, volumeError, type ErrorCode } from "./errors.ts";
+import { loggedPath } from "./request-log.ts";
 
 /** Model-layer errors are plain classes (src/models has no HTTP dependency); this is their status. */
 const MODEL_ERROR_CODES: Record<string, ErrorCode> = {
@@ -88,10 +89,10 @@ export function errorHandler(log: Logger) {
     const volume = volumeError(error);
     if (volume) {
       // The operator's problem, not the client's and not a bug: a precise status and no stack.
-      log.error("data volume failure", { path: p, method: request.method, error: String((error as Error)?.message ?? error) });
+      log.error("data volume failure", { path: loggedPath(p), method: request.method, error: String((error as Error)?.message ?? error) });
       return json(volume.status, errorBody(volume.status, volume.message, p));
     }
-    log.error("unhandled error", { path: p, method: request.method, error: String((error as Error)?.stack ?? error) });
+    log.error("unhandled error", { path: loggedPath(p), method: request.method, error: String((error as Error)?.stack ?? error) });
     return json(500, errorBody(500, "Unexpected server error; it has been logged", p));
   });
 }

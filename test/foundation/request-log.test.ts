@@ -46,3 +46,28 @@ test("without the flag no request is logged", async () => {
   await k.request("GET", "/v1/corpus/");
   expect(requestLines(k.stderr())).toEqual([]);
 });
+
+test("an access token in the revocation path is never logged, whether the revocation succeeds or not", async () => {
+  await using k = await startKbqa({ flags: ["--log-requests"] });
+  const [a, b] = [await k.org(), await k.org()];
+  const mint = async () => (await a.api("POST", "/v1/auth/access-token", { scope: ["corpus:read"] })).body.token as string;
+  const [revoked, kept, expiredTry] = [await mint(), await mint(), await mint()];
+  const expiredJwt = await a.jwt({}, { expSeconds: -3600 });
+  const answers = [
+    (await a.api("DELETE", `/v1/auth/access-token/${revoked}`)).status,
+    // Another organization's revocation, and one with an expired JWT: the token stays live.
+    (await b.api("DELETE", `/v1/auth/access-token/${kept}`)).status,
+    (await k.request("DELETE", `/v1/auth/access-token/${expiredTry}`, undefined, { authorization: `Bearer ${expiredJwt}` })).status,
+  ];
+  expect(answers).toEqual([200, 404, 403]);
+  const lines = await waitFor(() => {
+    const l = requestLines(k.stderr()).filter((x) => x.method === "DELETE");
+    return l.length >= 3 ? l : null;
+  }, "three DELETE lines");
+  expect(lines.map(({ path, status }) => [path, status])).toEqual([
+    ["/v1/auth/access-token/(token)", 200],
+    ["/v1/auth/access-token/(token)", 404],
+    ["/v1/auth/access-token/(token)", 403],
+  ]);
+  for (const t of [revoked, kept, expiredTry]) expect(k.stderr()).not.toContain(t.slice(5));
+});
