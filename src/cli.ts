@@ -405,6 +405,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const label = (key: "dataDir" | "modelsDir") => settingLabel(FIELDS.find((f) => f.key === key)!, parsed.flags);
     await cmd.checkArgs?.(rest);
+    // The data directory holds every organization's documents, questions and answers, public
+    // keys and the storage signing secret: what a command writes there (the directory itself,
+    // SQLite, LanceDB, blobs, previews, and the workers' files, which inherit the mask) is the
+    // running user's alone. With the usual umask 022 it was world-readable (0755 and 0644).
+    if (cmd.dirs?.data) process.umask(0o077);
     if (cmd.dirs?.data) checkDir(label("dataDir"), config.dataDir, cmd.dirs.data);
     if (cmd.dirs?.models) checkDir(label("modelsDir"), config.modelsDir, "optional");
     return await cmd.run(rest, parsed.flags, uses ? declaredOnly(config, uses) : config);

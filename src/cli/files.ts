@@ -19,7 +19,7 @@ export function checkDir(label: string, dir: string, mode: "create" | "existing"
     if (mode === "optional") return;
     if (mode === "existing") throw new CliFailure(`${label}: ${dir} does not exist (kbqa serve or kbqa org create makes it)`);
     try {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch (e2) {
       throw new CliFailure(`${label}: cannot create ${dir} (${fsReason(e2) ?? (e2 as { code?: string }).code})`);
     }
