@@ -1,6 +1,7 @@
 import { createIsomorphicCanvasFactory } from "unpdf";
 import { openPdf } from "./convert/pdf.ts";
 import { encodeOpaquePng } from "./png.ts";
+import { StandardFontDataFactory } from "./standard-fonts.ts";
 
 export const PREVIEW_SIZES = { SMALL: 240, MEDIUM: 1024 } as const;
 export type PreviewSize = keyof typeof PREVIEW_SIZES;
@@ -24,7 +25,10 @@ export async function* renderPdfPreviews(
 ): AsyncGenerator<{ page: number; size: PreviewSize; png: Uint8Array }> {
   const { createCanvas } = await canvasModule();
   const CanvasFactory = await createIsomorphicCanvasFactory(canvasModule);
-  const pdf = await openPdf(bytes, { CanvasFactory });
+  // The standard fonts' glyphs come with the service, never from the machine's installed fonts
+  // (useSystemFonts false is pdf.js's default under Node; stated so a change of default cannot
+  // bring the dependency back).
+  const pdf = await openPdf(bytes, { CanvasFactory, BinaryDataFactory: StandardFontDataFactory, useSystemFonts: false });
   try {
     const wanted = pages ?? Array.from({ length: pdf.numPages }, (_, i) => i);
     for (const index of wanted) {

@@ -15,14 +15,17 @@ test("a 612×2448 pt page (the audit's shape) fits 1024 px on its longer side: 5
   expect(tiles).toEqual([{ size: "MEDIUM", width: 512, height: 2048 }, { size: "SMALL", width: 120, height: 480 }]);
 });
 
-test("a text page is greyscale and both its tiles together stay under 100 KB", async () => {
+// The page's Helvetica is drawn from pdf.js's standard font data (src/ingest/standard-fonts.ts) as
+// unhinted, anti-aliased outlines, as every embedded font is (pages of real PDFs: 100–110 KB per
+// MEDIUM tile); the machine's hinted system fonts, used before, compressed to ~44 KB for both tiles.
+test("a text page is greyscale and both its tiles together stay under 160 KB", async () => {
   let total = 0;
   for await (const t of renderPdfPreviews(await textPdf(1, 40))) {
     expect(t.png[COLOR_TYPE]).toBe(0);
     total += t.png.length;
   }
   expect(total).toBeGreaterThan(0);
-  expect(total).toBeLessThan(100_000); // the canvas library's RGBA encoder wrote ~340 KB for this page
+  expect(total).toBeLessThan(160_000); // the canvas library's RGBA encoder wrote ~340 KB for this page
 });
 
 test("encodeOpaquePng round-trips colour and grey pixels exactly", async () => {
