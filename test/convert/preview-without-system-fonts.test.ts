@@ -22,10 +22,13 @@ async function standardFontsPdf(): Promise<Uint8Array> {
   return doc.save();
 }
 
-// Counts dark pixels in the top 300 rows of each MEDIUM tile; run with the fonts hidden.
+// Counts dark pixels in the top 300 rows of each MEDIUM tile; run with the fonts hidden. The script
+// lives in a temporary folder, so the canvas module is named by its path in this checkout: a bare
+// name would not resolve from there (Bun auto-installs another copy, whose images the renderer's
+// canvas refuses).
 const RENDER = `
 import { renderPdfPreviews } from ${JSON.stringify(join(import.meta.dir, "../../src/ingest/preview.ts"))};
-import { createCanvas, loadImage } from "@napi-rs/canvas";
+import { createCanvas, loadImage } from ${JSON.stringify(Bun.resolveSync("@napi-rs/canvas", import.meta.dir))};
 const bytes = new Uint8Array(await Bun.file(process.argv[2]).arrayBuffer());
 const dark = [];
 for await (const p of renderPdfPreviews(bytes)) {
