@@ -20,7 +20,7 @@ import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
 import { isParsed, isSmall, parseJob, type IngestDeps, type JobResult, type ParsedJob } from "./ingest-job.ts";
 import { prepareBatch, preparedByWorker, writeBatch } from "./finish-batch.ts";
-import { claimMany, failDocument, loadDoc, recoverJobs, unclaim, type JobRow } from "./job-store.ts";
+import { claimMany, failDocument, loadDoc, recoverJobs, setStage, unclaim, type JobRow } from "./job-store.ts";
 import { planClaims } from "./claim-plan.ts";
 import { PIPELINE_DEPTH } from "./pool.ts";
 import { renderPreviews, type PreviewJob, type PreviewLimits } from "./previews.ts";
@@ -193,6 +193,21 @@ export function startScheduler(deps: IngestDeps & { workers: number; previews: P
     void p.finally(() => previews.delete(p));
   };
 
+  /**
+   * A parsed document whose summary the server still has to make (a GGUF or remote summariser)
+   * may wait minutes behind others for that model: its status says so, instead of the last stage
+   * its worker reported (`converting` 0 of 1 for a small file). Best effort: a failed write of
+   * progress must not fail the document.
+   */
+  const awaitingServer = (p: ParsedJob) => {
+    if (p.enriched?.summary !== undefined) return;
+    try {
+      setStage(db, p.job, "summarising", 0, 1);
+    } catch {
+      // progress only
+    }
+  };
+
   const start = (job: JobRow) => {
     const large = !isSmall(job.size, job.content_type);
     parsing++;
@@ -203,6 +218,7 @@ export function startScheduler(deps: IngestDeps & { workers: number; previews: P
     track(parseJob(d, job)
       .then((r) => {
         if (isParsed(r)) {
+          awaitingServer(r);
           waiting.push(r);
           waitingChars += r.parsed.markdown.length;
           notify();
