@@ -16,7 +16,7 @@ import { detectLang } from "../models/lang.ts";
 import { markdownKey } from "../store/blob-keys.ts";
 import { orderedId } from "../store/ids.ts";
 import { dropOwnVectors, md5, onError, type IngestDeps, type JobResult, type ParsedJob } from "./ingest-job.ts";
-import { commitReadyMany, setStage, setStages, type ChunkRow, type ReadyFields } from "./job-store.ts";
+import { commitReadyMany, setStage, setStages, unclaim, type ChunkRow, type ReadyFields } from "./job-store.ts";
 import { keptInline, putDerived } from "./converted.ts";
 import { withoutPageMarkers } from "./parsed.ts";
 import { offloadPlan, SUMMARY_INPUT_CHARS } from "./enrich.ts";
@@ -63,6 +63,14 @@ export async function prepareBatch(d: IngestDeps, items: ParsedJob[]): Promise<P
       const text = () => (plain ??= withoutPageMarkers(item.parsed.markdown));
       const lang = e?.lang ?? (item.doc.lang || detectLang(text()));
       let summary = e?.summary;
+      if (summary === undefined && d.closing?.()) {
+        // Stopping: a server-side summary can take seconds per document (GGUF), and a batch
+        // holds many. The rest go back to the queue, attempt unspent, for the next start,
+        // so a stop stays within a container's grace period.
+        unclaim(d.db, [item.job]);
+        out[at] = { outcome: "requeued" };
+        continue;
+      }
       if (summary === undefined) {
         summary = (await d.models.summariser().summarise(text().slice(0, SUMMARY_INPUT_CHARS), lang)).text;
         slow = true;

@@ -37,6 +37,8 @@ export interface IngestDeps {
   maxAttempts: number;
   /** Told of every failure of the data volume (full, read-only) a job ran into: the scheduler pauses on it. */
   volumeFailed?: (e: unknown) => void;
+  /** True once the server is stopping: model work not yet begun is left for the next start. */
+  closing?: () => boolean;
 }
 
 /** `deferred`: requeued, attempt unspent, because the data volume is full or read-only (not the document's fault). */
