@@ -49,4 +49,19 @@ export const migrations: Migration[] = [
         next_page INTEGER NOT NULL DEFAULT 0, starts INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);
     `,
   },
+  {
+    // PDFs made READY before ingest-previews-001 (by a build that rendered previews in memory
+    // only) may have tiles that stop part-way: a stop or crash during their rendering left the
+    // other pages 404 for good. Each gets a job whose next_page is unknown (UNKNOWN_NEXT_PAGE):
+    // the renderer looks for where its tiles stop and renders from there (previews.ts). On a
+    // directory created by a build that has preview_jobs this selects nothing.
+    id: "ingest-previews-002",
+    sql: `
+      INSERT OR IGNORE INTO preview_jobs (document_id, org_id, generation, next_page, starts, created_at)
+      SELECT d.id, d.org_id, d.generation, -1, 0, d.created_at FROM documents d
+      WHERE d.deleted_at IS NULL AND d.status = 'READY' AND d.nb_pages > 0
+        AND (lower(trim(d.content_type)) = 'application/pdf' OR lower(trim(d.content_type)) LIKE 'application/pdf;%')
+        AND d.created_at <= (SELECT applied_at FROM _migrations WHERE id = 'ingest-previews-001');
+    `,
+  },
 ];

@@ -13,6 +13,12 @@ import { mediaType } from "./formats.ts";
 
 export const MAX_PREVIEW_STARTS = 3;
 
+/**
+ * `next_page` of a job written for a PDF made READY by a build that kept no record of its
+ * previews (migration ingest-previews-002): the renderer finds where its tiles stop.
+ */
+export const UNKNOWN_NEXT_PAGE = -1;
+
 export interface PreviewJobRow {
   document_id: string;
   org_id: string;

@@ -26,7 +26,7 @@ import type { Db } from "../store/db.ts";
 import { freeBytes, storageFailure } from "../store/storage-errors.ts";
 import { briefMessage } from "./convert/errors.ts";
 import { loadDoc } from "./job-store.ts";
-import { advancePreviews, beginPreviews, endPreviews } from "./preview-jobs.ts";
+import { advancePreviews, beginPreviews, endPreviews, UNKNOWN_NEXT_PAGE } from "./preview-jobs.ts";
 import { WorkerExited, type WorkerPool } from "./pool.ts";
 import type { WorkerMessage } from "./worker.ts";
 
@@ -110,8 +110,11 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
   const path = deps.blobs.filePath?.(p.blobKey);
   const original = (await deps.blobs.stat(p.blobKey).catch(() => null))?.size ?? 0;
   const maxBytes = byteBudget(limits, original);
-  const from = begun.nextPage;
-  const resumed = begun.starts > 1;
+  // Tiles of an older build: whole pages from the first are kept, the rest rendered (resumeTiles
+  // removes what follows the first incomplete page and counts the bytes of those before it).
+  const unknown = begun.nextPage === UNKNOWN_NEXT_PAGE;
+  const from = unknown ? finishedPages(deps, p) : begun.nextPage;
+  const resumed = unknown || begun.starts > 1;
   const budget = new PreviewBudget({ ...limits, maxBytes }, () => freeBytes(limits.dataDir), from, resumed ? resumeTiles(deps, p, from) : 0);
   const planned = budget.planned(p.nbPages);
   let full: PreviewCut | null = null; // the byte budget or the reserve refused a page: no more pages
@@ -119,7 +122,7 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
   let resumable = false; // cut short by a stop or the data volume: the row stays for the next start
   let written = 0;
   dropPreviews(deps, p, (g) => g < p.generation); // never a newer one: this renderer may be late
-  if (resumed) deps.log.info("previews resumed", { documentId: p.documentId, generation: p.generation, fromPage: from, nbPages: p.nbPages, start: begun.starts });
+  if (resumed && from < planned) deps.log.info("previews resumed", { documentId: p.documentId, generation: p.generation, fromPage: from, nbPages: p.nbPages, start: begun.starts });
   try {
     for (let first = from; first < planned && !full; first += PREVIEW_BATCH) {
       if (!isCurrent(deps.db, p)) {
@@ -202,6 +205,22 @@ function resumeTiles(deps: Deps, p: PreviewJob, from: number): number {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") deps.log.error("could not measure written previews", { documentId: p.documentId, error: briefMessage(e) });
   }
+  return n;
+}
+
+/** How many pages, from the first, have both their tiles on disk (0 for a store without files). */
+function finishedPages(deps: Deps, p: PreviewJob): number {
+  const dir = deps.blobs.filePath?.(previewDirKey(p.orgId, p.documentId, p.generation));
+  if (!dir) return 0;
+  const tiles = new Set<string>();
+  try {
+    for (const f of readdirSync(dir)) tiles.add(f);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") deps.log.error("could not list written previews", { documentId: p.documentId, error: briefMessage(e) });
+    return 0;
+  }
+  let n = 0;
+  while (tiles.has(`${n}-SMALL.png`) && tiles.has(`${n}-MEDIUM.png`)) n++;
   return n;
 }
 
