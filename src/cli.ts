@@ -5,7 +5,7 @@
  */
 import { ConfigError, defaultNote, FIELDS, isBooleanWord, loadConfig, settingLabel, type Config } from "./config.ts";
 import { resolve } from "node:path";
-import { openDb } from "./store/db.ts";
+import { NewerDataDir, openDb } from "./store/db.ts";
 import { diagnoseStorage } from "./store/storage-errors.ts";
 import { DataDirInUse } from "./store/data-lock.ts";
 import { stderrLogger } from "./context.ts";
@@ -414,7 +414,7 @@ export async function main(argv: string[]): Promise<number> {
     if (cmd.dirs?.models) checkDir(label("modelsDir"), config.modelsDir, "optional");
     return await cmd.run(rest, parsed.flags, uses ? declaredOnly(config, uses) : config);
   } catch (e) {
-    if (e instanceof DataDirInUse || e instanceof CliFailure) {
+    if (e instanceof DataDirInUse || e instanceof NewerDataDir || e instanceof CliFailure) {
       console.error(`kbqa ${name}: ${e.message}`);
       return 1;
     }

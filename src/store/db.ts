@@ -34,13 +34,32 @@ export function openDb(dataDir: string): Db {
   db.exec("PRAGMA mmap_size = 268435456");
   db.exec("PRAGMA cache_size = -65536");
   db.exec("PRAGMA temp_store = MEMORY");
-  migrate(db);
+  try {
+    migrate(db, dataDir);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   return db;
 }
 
-function migrate(db: Db) {
+/**
+ * The directory was migrated by a newer kbqa. This build would write tables whose meaning has
+ * moved on (rows the newer one expects beside each write would be missing), so it refuses to
+ * open it rather than run on it, saying so in one line (cli.ts).
+ */
+export class NewerDataDir extends Error {}
+
+function migrate(db: Db, dataDir: string) {
   db.exec("CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
   const done = new Set(db.query<{ id: string }, []>("SELECT id FROM _migrations").all().map((r) => r.id));
+  const known = new Set(ALL.map((m) => m.id));
+  const unknown = [...done].filter((id) => !known.has(id)).sort();
+  if (unknown.length > 0) {
+    throw new NewerDataDir(
+      `the data directory ${dataDir} was upgraded by a newer kbqa (database migrations this version does not know: ${unknown.join(", ")}); run that version or a newer one, or restore the backup taken before the upgrade`,
+    );
+  }
   for (const m of ALL) {
     if (done.has(m.id)) continue;
     db.transaction(() => {
