@@ -66,7 +66,8 @@ export function authPlugin(ctx: AppContext) {
         const withRecheck = (p: Principal) => {
           const admitted = { ...admit(p, request.method, path), recheck };
           // After the credential, like every other refusal of a parameter.
-          const rules = ctx.queryRules?.(request.method, route);
+          // HEAD is answered by the GET route, so it is held to the same query rules.
+          const rules = ctx.queryRules?.(request.method === "HEAD" ? "GET" : request.method, route);
           checkQuery(request.url, rules);
           dropEmpty(query, rules);
           lowerCaseIds(params);

@@ -75,3 +75,11 @@ test("without a valid credential the answer is 403, as for any other parameter m
   const r = await fetch(`${k.url}/v1/corpus/?pageSize=1&pageSize=2`);
   expect(r.status).toBe(403);
 });
+
+test("HEAD answers with the status GET gives for the same query", async () => {
+  for (const query of ["pageSize=1&pageSize=2", "pageSize=0x10", "pageSize=", "pageSize=500", "pageSize=5"]) {
+    const get = await org.api("GET", `/v1/corpus/?${query}`);
+    const head = await org.api("HEAD", `/v1/corpus/?${query}`);
+    expect({ query, head: head.status }).toEqual({ query, head: get.status });
+  }
+});
