@@ -4,7 +4,7 @@ import type { AppContext } from "../context.ts";
 import { AppError, badRequest, conflict, type ErrorCode } from "../http/errors.ts";
 import { inspectUpload } from "./inspect.ts";
 import { recordUsage } from "../usage/record.ts";
-import { uploadedObject, uploadInProgress } from "../storage/grants.ts";
+import { uploadedObject, uploadInProgress, uploadUrlsExpiredAt } from "../storage/grants.ts";
 import { getRow, view, type DocRow, type DocumentView } from "./rows.ts";
 
 export interface CommitResult {
@@ -22,7 +22,8 @@ export interface CommitResult {
  *
  * A refused commit (413, 415, 409 duplicate) moves the document to FAILED with the reason in
  * statusMsg: its single-use URL is spent, and FAILED is what PUT /v1/doc/{id}/init accepts to
- * hand out a new one. "Nothing uploaded" (400) and "upload in progress" (409) change nothing.
+ * hand out a new one. So does a commit after every upload URL expired unused (400). "Nothing
+ * uploaded" while a URL still works (400) and "upload in progress" (409) change nothing.
  */
 export async function commitDocument(ctx: AppContext, orgId: string, id: string): Promise<CommitResult> {
   const { db, clock, blobs } = ctx;
@@ -33,9 +34,6 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
     throw conflict(`Document is FAILED (${r.status_msg ?? "no reason recorded"}); give it new content with PUT /v1/doc/${id}/init`);
   }
   if (uploadInProgress(db, orgId, id, r.generation)) throw conflict("An upload to this document is still being written; commit once the PUT has answered");
-  const stat = await blobs.stat(r.blob_key);
-  if (!stat) throw badRequest("Nothing was uploaded for this document: PUT the file to uploadUrl first");
-
   const fail = (code: ErrorCode, message: string, details?: Record<string, unknown>): never => {
     db.transaction(() => {
       db.query(
@@ -44,6 +42,18 @@ export async function commitDocument(ctx: AppContext, orgId: string, id: string)
     })();
     throw new AppError(code, message, details);
   };
+
+  const stat = await blobs.stat(r.blob_key);
+  if (!stat) {
+    // With every URL expired unused, nothing can ever be uploaded: FAILED is the state from which
+    // PUT /v1/doc/{id}/init hands out a new URL (from AWAITING_UPLOAD the spec answers 409), so
+    // a client that came back too late can still finish this document instead of leaving it behind.
+    const expired = uploadUrlsExpiredAt(db, orgId, id, r.generation, clock.now());
+    if (expired !== undefined) {
+      fail("BAD_REQUEST", `Nothing was uploaded before the upload URL expired (${new Date(expired).toISOString()}); PUT /v1/doc/${id}/init gives a new one`);
+    }
+    throw badRequest("Nothing was uploaded for this document: PUT the file to uploadUrl first");
+  }
 
   const max = ctx.config.maxUploadBytes;
   if (stat.size > max) fail("PAYLOAD_TOO_LARGE", `The uploaded file has ${stat.size} bytes; the maximum is ${max}`);

@@ -123,6 +123,20 @@ export function uploadInProgress(db: Db, orgId: string, documentId: string, gene
     .some((g) => w.has(g.nonce));
 }
 
+/**
+ * When the last upload URL of the document's current generation stopped working, if every one
+ * has expired unused; undefined while one may still be used (or none was ever issued).
+ */
+export function uploadUrlsExpiredAt(db: Db, orgId: string, documentId: string, generation: number, now: number): number | undefined {
+  const r = db
+    .query<{ n: number; live: number; last: number | null }, [number, string, string, number]>(
+      `SELECT count(*) AS n, count(CASE WHEN expires_at > ? THEN 1 END) AS live, max(expires_at) AS last
+       FROM upload_grants WHERE org_id = ? AND document_id = ? AND generation = ? AND completed_at IS NULL`,
+    )
+    .get(now, orgId, documentId, generation)!;
+  return r.n > 0 && r.live === 0 && r.last !== null ? r.last : undefined;
+}
+
 /** Unused URLs of a document stop working (deletion). */
 export function revokeGrants(db: Db, orgId: string, documentId: string): void {
   db.query("DELETE FROM upload_grants WHERE org_id = ? AND document_id = ? AND claimed_at IS NULL AND completed_at IS NULL").run(orgId, documentId);
