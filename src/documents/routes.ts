@@ -1,3 +1,4 @@
+import { confinedTo } from "../auth/jwt.ts";
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
@@ -87,7 +88,9 @@ export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Pre
       response: AcceptView,
       detail: { summary: "Accepted content types" },
     })
-    .post("/init", ({ principal, body, request }) => docs.init(principal.orgId, principal.userId, body, publicOrigin(ctx, request)), {
+    // A visitor's token (auth/jwt.ts confinedTo) acts as its user: it cannot file a document,
+    // and its storage usage, under another user's name.
+    .post("/init", ({ principal, body, request }) => docs.init(principal.orgId, principal.userId, confinedTo(principal) ? { ...body, userId: principal.userId } : body, publicOrigin(ctx, request)), {
       body: DocInit,
       response: UploadGrant,
       detail: { summary: "Create a document and get a single-use presigned upload URL" },
