@@ -10,6 +10,12 @@ const QUESTION_FILLER = new Set(
     .split(" ").filter(Boolean),
 );
 
+// English function words that are not in lang.ts STOPWORDS, which also decide what the hash
+// embedder skips (adding to them would change every stored vector): pronouns and modal verbs.
+// They carry no topic, yet counted as half of a short question's terms ("When should I taper
+// before the race?" was "answered" by "Ammonia and nitrite should read zero before stocking").
+const FUNCTION_WORDS = new Set("me my we us our your if so am been should could must may might shall any all".split(" "));
+
 export function stem(w: string): string {
   if (w.length > 6) return w.slice(0, 6);
   if (w.length > 3 && w.endsWith("s")) return w.slice(0, -1);
@@ -19,7 +25,7 @@ export function stem(w: string): string {
 /** Content terms (stemmed) of a text: no stop words, no question filler, no 1-char tokens. */
 export function contentTerms(text: string): string[] {
   return words(text)
-    .filter((w) => w.length > 1 && !isStopword(w) && !QUESTION_FILLER.has(w))
+    .filter((w) => w.length > 1 && !isStopword(w) && !QUESTION_FILLER.has(w) && !FUNCTION_WORDS.has(w))
     .map(stem);
 }
 
