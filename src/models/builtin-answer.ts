@@ -171,10 +171,20 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   best.text = ellipsize(best.text, MAX_CHARS);
   const picked: Candidate[] = [best];
   let chars = best.text.length;
+  // A unit quoted beside the best one must answer the question by its own words as the best one
+  // must: one sharing a single word with it ("long" in "How long is parental leave?" found
+  // "Passwords must be at least 14 characters long"), or a table row matched only through its
+  // header (every row of a price table holds "price"), is another topic, not more of the answer.
+  const qTerms = [...new Set(contentTerms(req.question))];
+  const ownCoverage = (c: Candidate) => {
+    const own = new Set(contentTerms(c.text));
+    return qTerms.length ? qTerms.filter((t) => own.has(t)).length / qTerms.length : 0;
+  };
   for (const c of ranked) {
     if (c === best || c.kind === "echo" || c.kind === "lead") continue;
     if (picked.length >= MAX_SENTENCES) break;
     if (c.score < best.score * 0.5 || c.coverage < MIN_COVERAGE / 2) break;
+    if (ownCoverage(c) < MIN_COVERAGE) continue;
     if (chars + c.text.length > MAX_CHARS) continue;
     if (picked.some((p) => p.text === c.text)) continue; // same sentence in two chunks
     picked.push(c);
