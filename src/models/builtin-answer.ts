@@ -129,6 +129,35 @@ function units(text: string, questionTerms: Set<string>): Unit[] {
 
 interface Candidate { ref: number; passageIdx: number; pos: number; text: string; match: string; kind: Kind; score: number; coverage: number }
 
+/**
+ * One candidate per statement. A document's summary chunk restates its sentences and table rows
+ * ("Product: Pro plan; SKU: NW-PRO-02" for the row "Pro plan | NW-PRO-02" under its header), so
+ * one fact came back twice from two passages, and the summary's copy, which has no page, was
+ * often the one cited: the answer then named no page and offered no preview of the page holding
+ * it. Units holding the same content words (a row counted with its header) are one statement; it
+ * is quoted from the passage that locates it on a page when one does, else from the first
+ * passage (the best ranked). Linear in the candidates.
+ */
+function locatedOnce(cands: Candidate[], passages: AnswerRequest["passages"]): Candidate[] {
+  const paged = (c: Candidate) => (passages[c.passageIdx]?.pages?.length ?? 0) > 0;
+  const keep = new Map<string, Candidate>();
+  const keyOf = new Map<Candidate, string>();
+  for (const c of cands) {
+    const terms = [...new Set(contentTerms(c.match))].sort();
+    if (!terms.length) continue;
+    const key = terms.join(" ");
+    keyOf.set(c, key);
+    const held = keep.get(key);
+    if (!held || (!paged(held) && paged(c))) keep.set(key, c);
+  }
+  return cands.filter((c) => {
+    const key = keyOf.get(c);
+    const held = key === undefined ? c : keep.get(key)!;
+    // the same statement twice in one passage stays (it is one passage to cite either way)
+    return held === c || held.passageIdx === c.passageIdx;
+  });
+}
+
 export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   const all: Candidate[] = [];
   let budget = QUESTION_CHARS;
@@ -144,7 +173,7 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
     });
   });
   const quotable = all.filter((c) => c.kind !== "heading");
-  const cands = quotable.length ? quotable : all;
+  const cands = locatedOnce(quotable.length ? quotable : all, req.passages);
   const promptTokens = approxTokenCount(req.question) + read.reduce((s, t) => s + approxTokenCount(t), 0);
   const { scores, coverage } = bm25(req.question, cands.map((c) => c.match));
   const q = hashEmbed(req.question);
