@@ -43,6 +43,8 @@ const LIST_ITEM = /^(?:[-*•+]|\d+[.)])\s/;
 const MARKDOWN_HEADING = /^#{1,6}\s/;
 /** Ends like a sentence (or a quotation or bracket that closes one). */
 const SENTENCE_END = /[.!?…:;"”»)]$/;
+/** Ends with a question mark (possibly inside a closing quote or bracket). */
+const QUESTION_END = /\?["”»)]*$/;
 
 // A heading ("Leave policy") is not a sentence: quoted next to the sentence after it, it ran
 // into it ("Leave policy Employees get …"). But chunk text carries no markdown (the chunker keeps
@@ -87,13 +89,25 @@ const cells = (row: string) => row.slice(1, -1).trim();
 function units(text: string, questionTerms: Set<string>): Unit[] {
   const raw: { text: string; match: string; kind: Kind | null }[] = [];
   let prose: string[] = [];
+  // A paragraph that is one question ("How do I reset my password?" in an FAQ) is a heading:
+  // what answers it is the paragraph under it, whose sentences are matched together with the
+  // question (as a table row is with its header) and quoted alone. Quoted as the answer, it only
+  // repeated the user's question back.
   const flush = () => {
     if (!prose.length) return;
-    for (const s of sentences(prose.join("\n"))) {
-      const t = s.replace(BLOCK_MARKER, "").trim();
-      if (!t) continue;
-      const kind = MARKDOWN_HEADING.test(s) ? "heading" : LIST_ITEM.test(s) ? "line" : null;
-      raw.push({ text: t, match: t, kind });
+    let question = "";
+    for (const block of prose.join("\n").split(/\n\s*\n/)) {
+      const ss = sentences(block);
+      if (!ss.length) continue;
+      const asks = ss.length === 1 && QUESTION_END.test(ss[0]!) && !LIST_ITEM.test(ss[0]!);
+      for (const s of ss) {
+        const t = s.replace(BLOCK_MARKER, "").trim();
+        if (!t) continue;
+        // Any question (an FAQ's, or one the summary chunk repeated as a bullet) states nothing.
+        const kind = QUESTION_END.test(t) || MARKDOWN_HEADING.test(s) ? "heading" : LIST_ITEM.test(s) ? "line" : null;
+        raw.push({ text: t, match: question && !asks ? `${question} ${t}` : t, kind });
+      }
+      question = asks ? ss[0]!.replace(BLOCK_MARKER, "").trim() : "";
     }
     prose = [];
   };
