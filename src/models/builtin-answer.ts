@@ -141,6 +141,23 @@ function units(text: string, questionTerms: Set<string>): Unit[] {
   });
 }
 
+/**
+ * The values of a record line, "Header: value; Header: value" (how the summary writes a table
+ * row), whose field names are its table's header: context, as a header is for a row, not words
+ * of the line's own. Any other text is returned as it is.
+ */
+function recordValues(text: string): string {
+  const fields = text.split("; ");
+  if (fields.length < 2) return text;
+  const values: string[] = [];
+  for (const f of fields) {
+    const colon = f.indexOf(": ");
+    if (colon <= 0 || colon > 80) return text;
+    values.push(f.slice(colon + 2));
+  }
+  return values.join(" ");
+}
+
 interface Candidate { ref: number; passageIdx: number; pos: number; text: string; match: string; kind: Kind; score: number; coverage: number }
 
 /**
@@ -220,7 +237,7 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   // header (every row of a price table holds "price"), is another topic, not more of the answer.
   const qTerms = [...new Set(contentTerms(req.question))];
   const ownCoverage = (c: Candidate) => {
-    const own = new Set(contentTerms(c.text));
+    const own = new Set(contentTerms(recordValues(c.text)));
     return qTerms.length ? qTerms.filter((t) => own.has(t)).length / qTerms.length : 0;
   };
   for (const c of ranked) {

@@ -33,3 +33,17 @@ describe("a statement held by the summary chunk and by a paged chunk", () => {
     expect(r.cited.length).toBe(1);
   });
 });
+
+describe("the summary's record lines of a table", () => {
+  test("only the line of the row asked about is quoted, not those its field names match", () => {
+    // The summary and table of an office list, as ingestion stores them, among other passages.
+    const summary = "## Summary\n\n- City: Berlin; Address: Friedrichstrasse 10; Phone: +49 30 1234567; Opening hours: 08:00-18:00\n- City: Munich; Address: Leopoldstrasse 55; Phone: +49 89 7654321; Opening hours: 09:00-17:00\n- City: Lyon; Address: 12 Rue de la Republique; Phone: +33 4 72 00 00 00; Opening hours: 09:00-17:30";
+    const table = "| City | Address | Phone | Opening hours |\n| --- | --- | --- | --- |\n| Berlin | Friedrichstrasse 10 | +49 30 1234567 | 08:00-18:00 |\n| Munich | Leopoldstrasse 55 | +49 89 7654321 | 09:00-17:00 |\n| Lyon | 12 Rue de la Republique | +33 4 72 00 00 00 | 09:00-17:30 |";
+    const other = "Every employee receives a laptop and a headset. The home office allowance is 50 euros per month.";
+    const r = extractiveAnswer({ question: "What are the opening hours of the Lyon office?", lang: "en", system: "", history: [], passages: [
+      { ref: 1, text: summary, pages: [] }, { ref: 2, text: table, pages: [] }, { ref: 3, text: other, pages: [1] },
+    ] });
+    expect(r.answered).toBe(true);
+    for (const q of r.text.split(/\s*\[\d+\]\s*/).filter(Boolean)) expect(q).toContain("Lyon");
+  });
+});

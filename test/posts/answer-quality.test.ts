@@ -95,3 +95,12 @@ describe("what is quoted beside the best sentence", () => {
     expect(attachments.map((a) => a.docId)).toEqual([docs.offices!]);
   });
 });
+
+describe("the summary's record lines of a price table", () => {
+  test("only the row of the product asked about is quoted, not the lines its field names match", async () => {
+    const { answer, attachments } = await askOnce("What is the SKU of the Enterprise plan?");
+    expect(quotes(answer).length).toBeGreaterThan(0);
+    for (const q of quotes(answer)) expect(q).toContain("Enterprise plan");
+    expect(attachments.map((a) => a.docId)).toEqual([docs.prices!]);
+  });
+});
