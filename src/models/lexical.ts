@@ -5,7 +5,7 @@ import { isStopword } from "./lang.ts";
 
 // Words that carry no topic in a question ("please explain what ... means").
 const QUESTION_FILLER = new Set(
-  "please explain tell describe give list show mean means meaning define definition know want need about "
+  "please explain tell say says describe give list show mean means meaning define definition know want need about "
     .concat("svp expliquer explique dire decrire donner quoi erklare erklaren bitte sagen explicar dime decir ")
     .split(" ").filter(Boolean),
 );

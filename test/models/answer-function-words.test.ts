@@ -29,3 +29,14 @@ describe("function words of a question", () => {
     expect(r).toMatchObject({ answered: false, cited: [] });
   });
 });
+
+describe("asking what a text says", () => {
+  test("'say' is how the question asks, not what it asks about", () => {
+    expect(contentTerms("What does the policy say about taper weeks?")).toEqual(contentTerms("What does the policy about taper weeks?"));
+  });
+
+  test("a sentence sharing only 'says' with the question is not quoted", () => {
+    const r = answer("What does it say about skis?", "The coach says hello to everyone.", MARATHON);
+    expect(r).toMatchObject({ answered: false, cited: [] });
+  });
+});
