@@ -96,16 +96,29 @@ async function ggufMeta(path: string): Promise<Partial<ModelInfo>> {
   }
 }
 
+/**
+ * What an entry of the models folder is, a symbolic link judged by its target: operators link
+ * multi-gigabyte weights in from where they keep them rather than copy them, and such a link was
+ * skipped without a word. A link whose target is gone is nothing. (The scan goes two levels
+ * deep at most, so a link back to a parent cannot loop.)
+ */
+async function entryKind(e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }, p: string): Promise<"file" | "dir" | null> {
+  if (!e.isSymbolicLink()) return e.isFile() ? "file" : e.isDirectory() ? "dir" : null;
+  const target = await stat(p).catch(() => null);
+  return target?.isFile() ? "file" : target?.isDirectory() ? "dir" : null;
+}
+
 export async function scanModelsDetailed(dir: string): Promise<ScannedModel[]> {
   const out: ScannedModel[] = [];
   const top = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const visit = async (folder: string, entries: typeof top, depth: number) => {
     for (const e of entries) {
       const p = join(folder, e.name);
-      if (e.isFile() && e.name.toLowerCase().endsWith(".gguf")) {
+      const kind = await entryKind(e, p);
+      if (kind === "file" && e.name.toLowerCase().endsWith(".gguf")) {
         const id = relative(dir, p).replace(/\.gguf$/i, "").split("\\").join("/");
         out.push({ id, role: "chat", tier: "local", default: false, file: relative(dir, p), description: "GGUF model (node-llama-cpp)", path: p, format: "gguf", ...(await ggufMeta(p)) });
-      } else if (e.isDirectory() && !e.name.startsWith(".")) {
+      } else if (kind === "dir" && !e.name.startsWith(".")) {
         const onnx = await scanOnnxFolder(dir, p);
         if (onnx) out.push(onnx);
         else if (depth < 1) await visit(p, await readdir(p, { withFileTypes: true }).catch(() => []), depth + 1);
