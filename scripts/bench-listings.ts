@@ -1,10 +1,11 @@
 /**
- * The chunk hash search over a big corpus, over real HTTP: p50/p99 of sequential requests, and
- * the worst `/pub/ping` answered by a second client pinging every 10 ms meanwhile (how long the
- * event loop was held).
+ * Document searches (sorts, deep pages, filename prefixes) and the chunk hash search over a big
+ * corpus, over real HTTP: p50/p99 of sequential requests, and the worst `/pub/ping` answered
+ * by a second client pinging every 10 ms meanwhile (how long the event loop was held).
  *
- * Baseline in the same run, on the same database, in-process: the statement as the previous
- * version ran it (the planner's own choice of index).
+ * Baseline in the same run, on the same database, in-process: the statements as the previous
+ * version ran them (its query plans: the corpus index and a sort for the sorted searches, LIKE
+ * alone for a prefix, the planner's own choice for the hash search).
  *
  * Rows are written straight into SQLite as ingestion writes them (insertChunkSets).
  *
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { startKbqa } from "../test/helpers/server.ts";
 import { orderedId } from "../src/store/ids.ts";
 import { insertChunkSets } from "../src/chunks/bulk.ts";
+import { documentSearchSql, type DocFilter } from "../src/documents/search.ts";
 import { hashCandidatesSql } from "../src/chunks/query.ts";
 
 const DOCS = Number(process.argv[2] ?? 50_000);
@@ -62,14 +64,31 @@ for (let d0 = 0; d0 < DOCS; d0 += 500) {
 }
 console.log(`seeded ${DOCS} documents, ${DOCS * PER} chunks in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
-const SHAPES: { name: string; hash: string }[] = [
-  { name: "chunk hash=h777-3", hash: `h${Math.min(777, DOCS - 1)}-3` },
+const deep = Math.floor(DOCS / 25 * 0.75); // a page three quarters of the way down
+const SHAPES: { name: string; path: string; f?: DocFilter; pageIndex?: number; hash?: string }[] = [
+  { name: "default order (baseline: unchanged)", path: "", f: { corpusId } },
+  { name: "UPDATED_AT", path: "&sort=UPDATED_AT", f: { corpusId, sort: "UPDATED_AT" } },
+  { name: `UPDATED_AT, page ${deep}`, path: `&sort=UPDATED_AT&pageIndex=${deep}`, f: { corpusId, sort: "UPDATED_AT" }, pageIndex: deep },
+  { name: "SIZE", path: "&sort=SIZE", f: { corpusId, sort: "SIZE" } },
+  { name: `SIZE DESC, page ${deep}`, path: `&sort=SIZE&order=DESC&pageIndex=${deep}`, f: { corpusId, sort: "SIZE", order: "DESC" }, pageIndex: deep },
+  { name: `FILENAME, page ${deep}`, path: `&sort=FILENAME&pageIndex=${deep}`, f: { corpusId, sort: "FILENAME" }, pageIndex: deep },
+  { name: "q=report (1/6 of the corpus)", path: "&q=report", f: { corpusId, q: "report" } },
+  { name: "q=report-0123* (a few)", path: "&q=report-0123*", f: { corpusId, q: "report-0123*" } },
+  { name: "q=zzz (none)", path: "&q=zzz", f: { corpusId, q: "zzz" } },
+  { name: "chunk hash=h777-3", path: "", hash: `h${Math.min(777, DOCS - 1)}-3` },
 ];
 
-/** The previous version's statement: the planner's choice. */
+/** The previous version's statements: the corpus index and a sort; LIKE alone; the planner's choice for a hash. */
 function previous(s: (typeof SHAPES)[0]): () => unknown {
-  const sql = hashCandidatesSql(["c.hash = $hash"], false).replace(" INDEXED BY chunks_hash", "");
-  return () => db.query(sql).all({ org: org.orgId, hash: s.hash });
+  if (s.hash) {
+    const sql = hashCandidatesSql(["c.hash = $hash"], false).replace(" INDEXED BY chunks_hash", "");
+    return () => db.query(sql).all({ org: org.orgId, hash: s.hash! });
+  }
+  const q = documentSearchSql(org.orgId, s.f!, { pageSize: 25, pageIndex: s.pageIndex ?? 0 });
+  const old = (x: string) =>
+    x.replace(" AND filename_lc >= $lo AND filename_lc < $hi", "").replace("FROM documents WHERE", "FROM documents INDEXED BY documents_corpus WHERE");
+  const strip = (p: Record<string, unknown>) => Object.fromEntries(Object.entries(p).filter(([key]) => key !== "lo" && key !== "hi"));
+  return () => [db.query(old(q.count)).get(strip(q.params) as never), db.query(old(q.page)).all(strip(q.pageParams) as never)];
 }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
@@ -77,7 +96,7 @@ const headers = { authorization: `Bearer ${jwt}` };
 console.log(`| request | p50 / p99 ms | worst ping ms | previous statements in-process, p50 ms |`);
 console.log(`|---|---|---|---|`);
 for (const s of SHAPES) {
-  const path = `/v1/chunk/q?hash=${s.hash}`;
+  const path = s.hash ? `/v1/chunk/q?hash=${s.hash}` : `/v1/doc/q?corpusId=${corpusId}${s.path}`;
   const ms: number[] = [];
   let worst = 0;
   let stop = false;

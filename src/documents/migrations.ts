@@ -62,4 +62,17 @@ export const migrations: Migration[] = [
     sql: `ALTER TABLE upload_grants ADD COLUMN inspected INTEGER;
       ALTER TABLE upload_grants ADD COLUMN sniff_reason TEXT;`,
   },
+  {
+    // Sorted document searches (UPDATED_AT, SIZE, FILENAME) read the whole corpus into a sort:
+    // 65 ms for the first page of 50,000 documents, 250 ms for page 1500 (every skipped row read
+    // in full). With the sort column in an index after the equality columns, a page is read in
+    // order and the rows before it are skipped in the index. The filename index gains deleted_at
+    // and id for the same reason, and serves the prefix range of `q` (search.ts).
+    id: "documents-006",
+    sql: `
+      CREATE INDEX documents_updated ON documents(org_id, corpus_id, deleted_at, updated_at, id);
+      CREATE INDEX documents_size ON documents(org_id, corpus_id, deleted_at, size, id);
+      DROP INDEX documents_filename;
+      CREATE INDEX documents_filename ON documents(org_id, corpus_id, deleted_at, filename_lc, id);`,
+  },
 ];

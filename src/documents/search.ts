@@ -41,17 +41,45 @@ export function filenamePattern(q: string): string {
 }
 
 /**
+ * The range of filename_lc that holds every match of `q`: names starting with its text before
+ * the first `*`. LIKE cannot use an index here (it is case-insensitive, the column compares
+ * bytes), so a prefix search read every document of the corpus (60–80 ms at 50,000); with the
+ * range beside it, only the documents in range are read, and LIKE still decides. Undefined when
+ * q starts with `*` or its last prefix character has no successor worth handling.
+ */
+export function filenameRange(q: string): { lo: string; hi: string } | undefined {
+  const lo = q.toLowerCase().split("*")[0]!;
+  const chars = Array.from(lo);
+  const last = chars.pop()?.codePointAt(0);
+  if (last === undefined || (last >= 0xd7ff && last < 0xe000) || last >= 0x10ffff) return undefined;
+  return { lo, hi: chars.join("") + String.fromCodePoint(last + 1) };
+}
+
+/**
  * Listing and search share one query. The order always ends with the id in the same
  * direction, so it is total and walking pageIndex neither repeats nor skips a document,
  * even when many share a timestamp. Time sorts default to newest first; FILENAME and SIZE
  * default to ascending.
  */
 export function searchDocuments(db: Db, orgId: string, f: DocFilter, p: Paging): DocPage {
+  const q = documentSearchSql(orgId, f, p);
+  const total = db.query<{ n: number }, [Record<string, string | number>]>(q.count).get(q.params)!.n;
+  const rows = db.query<DocRow, [Record<string, string | number>]>(q.page).all(q.pageParams);
+  return { corpusId: f.corpusId, pageIndex: p.pageIndex, pageSize: p.pageSize, total, items: rows.map(view) };
+}
+
+/** The count and page statements of a search with their parameters (the tests read their query plans). */
+export function documentSearchSql(orgId: string, f: DocFilter, p: Paging) {
   const where = ["org_id = $org", "corpus_id = $corpus", "deleted_at IS NULL"];
   const params: Record<string, string | number> = { org: orgId, corpus: f.corpusId };
   if (f.q) {
     where.push("filename_lc LIKE $pattern ESCAPE '\\'");
     params.pattern = filenamePattern(f.q);
+    const range = filenameRange(f.q);
+    if (range) {
+      where.push("filename_lc >= $lo AND filename_lc < $hi");
+      Object.assign(params, range);
+    }
   }
   if (f.tags?.length) {
     params.tags = JSON.stringify(f.tags);
@@ -84,11 +112,10 @@ export function searchDocuments(db: Db, orgId: string, f: DocFilter, p: Paging):
   const sort: Sort = f.sort !== undefined && Object.hasOwn(SORTS, f.sort) ? f.sort : "CREATED_AT";
   const dir = f.order === "ASC" || f.order === "DESC" ? f.order : sort === "CREATED_AT" || sort === "UPDATED_AT" ? "DESC" : "ASC";
   const w = where.join(" AND ");
-  const total = db.query<{ n: number }, [Record<string, string | number>]>(`SELECT count(*) AS n FROM documents WHERE ${w}`).get(params)!.n;
-  const rows = db
-    .query<DocRow, [Record<string, string | number>]>(
-      `SELECT * FROM documents WHERE ${w} ORDER BY ${SORTS[sort]} ${dir}, id ${dir} LIMIT $limit OFFSET $offset`,
-    )
-    .all({ ...params, limit: p.pageSize, offset: offsetOf(p) });
-  return { corpusId: f.corpusId, pageIndex: p.pageIndex, pageSize: p.pageSize, total, items: rows.map(view) };
+  return {
+    count: `SELECT count(*) AS n FROM documents WHERE ${w}`,
+    page: `SELECT * FROM documents WHERE ${w} ORDER BY ${SORTS[sort]} ${dir}, id ${dir} LIMIT $limit OFFSET $offset`,
+    params,
+    pageParams: { ...params, limit: p.pageSize, offset: offsetOf(p) },
+  };
 }
