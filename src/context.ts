@@ -23,6 +23,8 @@ export interface AppContext {
   vectors: VectorIndex;
   /** Carries out the vector drops recorded by deletes now instead of at its next poll (documents/vector-drops.ts); set in server.ts. */
   vectorDrops?: { kick(): void };
+  /** Marks the chunks of a deleted corpus' documents now instead of at its next poll (documents/chunk-drops.ts); set in server.ts. */
+  chunkDrops?: { kick(): void };
   /** Tells the ingestion scheduler a job was queued, so it need not wait for its next poll. */
   wakeIngestion?: () => void;
   /** Whether ingestion has no job in flight (idle-time maintenance waits for it); set with wakeIngestion. */

@@ -9,6 +9,7 @@ import { createModelRegistry } from "./models/registry.ts";
 import { FsBlobStore } from "./store/fs-blob.ts";
 import { sweepTemps } from "./store/temp-sweep.ts";
 import { startVectorDrops } from "./documents/vector-drops.ts";
+import { startChunkDrops } from "./documents/chunk-drops.ts";
 import { openVectorIndex, startIngestion, startVectorIndexing } from "./ingest/start.ts";
 import { join } from "node:path";
 import { startIdleMaintenance } from "./runtime/idle.ts";
@@ -53,6 +54,9 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   const drops = startVectorDrops(db, vectors, stderrLogger);
   ctx.vectorDrops = drops;
   closers.push(() => drops.close());
+  const chunkDrops = startChunkDrops(db, stderrLogger);
+  ctx.chunkDrops = chunkDrops;
+  closers.push(() => chunkDrops.close());
   const services = await buildServices(ctx);
   let touch = () => {}; // the idle timer below needs the app, the app's request hook needs the timer
   const app = buildApp(ctx, services, () => touch());

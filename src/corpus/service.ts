@@ -35,11 +35,12 @@ const view = (r: Row): CorpusView => ({
 
 /**
  * Soft-deleting a corpus hides what hangs off it. Domains that own such rows register their
- * statement here (documents, chunks, sessions); each runs in the corpus deletion transaction.
+ * statement here (documents, sessions); each runs in the corpus deletion transaction. The
+ * chunks are marked in the background (documents/chunk-drops.ts, registered by
+ * documents/cascade.ts): their documents' deletion already hides them from every reader.
  */
 export const CORPUS_CASCADE: string[] = [
   "UPDATE documents SET deleted_at = $now WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL",
-  "UPDATE chunks SET deleted_at = $now WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL",
 ];
 
 export function corpusService(db: Db, clock: Clock) {

@@ -1,5 +1,6 @@
 import { CORPUS_CASCADE } from "../corpus/service.ts";
 import { CORPUS_VECTOR_DROPS } from "./vector-drops.ts";
+import { CORPUS_CHUNK_DROPS } from "./chunk-drops.ts";
 
 /**
  * Deleting a corpus soft-deletes its documents (a statement already in CORPUS_CASCADE); their
@@ -14,3 +15,6 @@ if (!CORPUS_CASCADE.includes(STORAGE_REMOVED)) CORPUS_CASCADE.unshift(STORAGE_RE
 
 // Also before the documents are marked deleted: their vectors are dropped after the commit.
 if (!CORPUS_CASCADE.includes(CORPUS_VECTOR_DROPS)) CORPUS_CASCADE.unshift(CORPUS_VECTOR_DROPS);
+
+// Also before the documents are marked deleted: their chunks are marked after the commit, a few at a time.
+if (!CORPUS_CASCADE.includes(CORPUS_CHUNK_DROPS)) CORPUS_CASCADE.unshift(CORPUS_CHUNK_DROPS);

@@ -75,4 +75,11 @@ export const migrations: Migration[] = [
       DROP INDEX documents_filename;
       CREATE INDEX documents_filename ON documents(org_id, corpus_id, deleted_at, filename_lc, id);`,
   },
+  {
+    // Chunks of a deleted corpus' documents still to mark deleted (chunk-drops.ts), in the
+    // background in small transactions instead of inside the corpus deletion.
+    id: "documents-007",
+    sql: `CREATE TABLE chunk_drops (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, org_id TEXT NOT NULL, document_id TEXT NOT NULL, created_at INTEGER NOT NULL);`,
+  },
 ];
