@@ -41,6 +41,7 @@ export function corpusRoutes(ctx: AppContext, corpora: CorpusService) {
       ({ principal, params }) => {
         corpora.remove(principal.orgId, principal.userId, params.corpusId);
         ctx.chunkDrops?.kick();
+        ctx.vectorDrops?.kick();
         return ack(`Corpus ${params.corpusId} deleted`, ctx.clock.now());
       },
       { params: Id, response: Ack, detail: { summary: "Delete a corpus (soft), cascading to its documents, chunks and sessions" } },

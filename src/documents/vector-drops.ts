@@ -21,7 +21,33 @@ export function recordVectorDrop(db: Db, orgId: string, documentId: string, gene
 }
 
 const POLL_MS = 2000;
-const BATCH = 50;
+/**
+ * Drops read per pass. A corpus delete records one drop per document; carried out one by one
+ * they cost a Lance commit each and an optimize every 25 (9 ms a document at 400,000 rows; a
+ * 50,000-document corpus kept the table's write queue, which every organization's ingestion
+ * shares, busy for over 20 minutes). Whole-document drops of one organization are grouped into
+ * one deleteDocuments call: one commit per 500 documents.
+ */
+const BATCH = 2000;
+
+type DropRow = { id: number; org_id: string; document_id: string; generation: number | null };
+
+/** The rows in write calls: whole-document drops grouped per organization, generation drops alone. */
+export function groupDrops(rows: DropRow[]): { orgId: string; documentIds: string[]; generation?: number; ids: number[] }[] {
+  const out: { orgId: string; documentIds: string[]; generation?: number; ids: number[] }[] = [];
+  const whole = new Map<string, { orgId: string; documentIds: string[]; ids: number[] }>();
+  for (const r of rows) {
+    if (r.generation !== null) {
+      out.push({ orgId: r.org_id, documentIds: [r.document_id], generation: r.generation, ids: [r.id] });
+      continue;
+    }
+    let g = whole.get(r.org_id);
+    if (!g) whole.set(r.org_id, (g = { orgId: r.org_id, documentIds: [], ids: [] }));
+    if (!g.documentIds.includes(r.document_id)) g.documentIds.push(r.document_id);
+    g.ids.push(r.id);
+  }
+  return [...whole.values(), ...out];
+}
 
 /** Carries out recorded drops: at once when kicked (after a delete), every POLL_MS otherwise (corpus deletes, retries). */
 export function startVectorDrops(db: Db, vectors: VectorIndex, log: Logger): { kick(): void; close(): Promise<void> } {
@@ -29,17 +55,20 @@ export function startVectorDrops(db: Db, vectors: VectorIndex, log: Logger): { k
   let again = false;
   let closed = false;
   let failing = false;
+  const forget = db.prepare("DELETE FROM vector_drops WHERE id = ?");
   const pass = async () => {
     for (;;) {
       const rows = db
-        .query<{ id: number; org_id: string; document_id: string; generation: number | null }, [number]>(
-          "SELECT id, org_id, document_id, generation FROM vector_drops ORDER BY id LIMIT ?",
-        )
+        .query<DropRow, [number]>("SELECT id, org_id, document_id, generation FROM vector_drops ORDER BY id LIMIT ?")
         .all(BATCH);
-      for (const r of rows) {
+      for (const g of groupDrops(rows)) {
         if (closed) return;
-        await vectors.deleteDocument(r.org_id, r.document_id, r.generation ?? undefined);
-        db.query("DELETE FROM vector_drops WHERE id = ?").run(r.id);
+        if (g.generation !== undefined) await vectors.deleteDocument(g.orgId, g.documentIds[0]!, g.generation);
+        else if (vectors.deleteDocuments) await vectors.deleteDocuments(g.orgId, g.documentIds);
+        else for (const d of g.documentIds) await vectors.deleteDocument(g.orgId, d);
+        db.transaction(() => {
+          for (const id of g.ids) forget.run(id);
+        })();
       }
       if (rows.length < BATCH) return;
     }

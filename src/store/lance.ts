@@ -66,6 +66,8 @@ export interface LanceIndex extends VectorIndex {
   replaceDocument(orgId: string, documentId: string, records: VectorRecord[]): Promise<void>;
   /** Every generation, or only the given one (a superseded job cleaning up after itself). */
   deleteDocument(orgId: string, documentId: string, generation?: number): Promise<void>;
+  /** Every generation of these documents: one Lance commit per IN_LIST_MAX documents that have rows. */
+  deleteDocuments(orgId: string, documentIds: string[]): Promise<void>;
   /** Rows in the table (all organizations). */
   count(): Promise<number>;
   /** The stored (indexed) text of these chunks, for re-embedding with another model; absent ids are left out. */
@@ -361,6 +363,19 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
         await current.table.delete(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`);
         scan?.deleteDocument(orgId, documentId, generation === undefined ? undefined : Math.trunc(generation));
         await afterWrite(false);
+      }));
+    },
+    deleteDocuments(orgId, documentIds) {
+      uuid(orgId);
+      if (!documentIds.length) return Promise.resolve();
+      return serial(() => mirrored(async () => {
+        // The loaded copy knows which documents have rows: those without cost no commit.
+        const stale = documentIds.filter((d) => !scan || scan.hasDocument(orgId, d));
+        for (const part of slices(stale)) {
+          await current.table.delete(`orgId = ${uuid(orgId)} AND documentId IN (${inList(part)})`);
+          for (const d of part) scan?.deleteDocument(orgId, d);
+        }
+        if (stale.length) await afterWrite(false);
       }));
     },
     deleteChunks(orgId, chunkIds) {

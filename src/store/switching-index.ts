@@ -97,6 +97,7 @@ export function createSwitchingIndex(o: {
     replaceDocument: (orgId, documentId, records) =>
       everyTable(async (ix, s) => ix.replaceDocument(orgId, documentId, await recordsFor(s, records))),
     deleteDocument: (orgId, documentId, generation?: number) => everyTable((ix) => ix.deleteDocument(orgId, documentId, generation)),
+    deleteDocuments: (orgId, documentIds) => everyTable((ix) => ix.deleteDocuments(orgId, documentIds)),
     deleteChunks: (orgId, chunkIds) => everyTable((ix) => ix.deleteChunks(orgId, chunkIds)),
     countDocument: (orgId, documentId, generation) => track(active, active.index.countDocument(orgId, documentId, generation)),
     count: () => track(active, active.index.count()),

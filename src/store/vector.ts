@@ -28,6 +28,8 @@ export interface VectorIndex {
   add(records: VectorRecord[]): Promise<void>;
   /** Every generation's rows, or only `generation`'s. */
   deleteDocument(orgId: string, documentId: string, generation?: number): Promise<void>;
+  /** Every generation's rows of these documents, as few index writes as the driver can (a corpus delete drops thousands). */
+  deleteDocuments?(orgId: string, documentIds: string[]): Promise<void>;
   deleteChunks(orgId: string, chunkIds: string[]): Promise<void>;
   countDocument(orgId: string, documentId: string, generation?: number): Promise<number>;
   searchVector(orgId: string, corpusIds: string[], vector: Float32Array, limit: number): Promise<VectorHit[]>;
