@@ -16,6 +16,7 @@
  */
 import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
+import { startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
 
 /** The drop of a deleted corpus' documents' chunks, run in the corpus deletion transaction before they are marked deleted (cascade.ts). */
 export const CORPUS_CHUNK_DROPS = `INSERT INTO chunk_drops (org_id, document_id, created_at)
@@ -29,10 +30,7 @@ export const CORPUS_CHUNK_DROPS = `INSERT INTO chunk_drops (org_id, document_id,
 export const CHUNKS_PER_TURN = 500;
 const POLL_MS = 2000;
 
-export interface ChunkDrops {
-  kick(): void;
-  close(): Promise<void>;
-}
+export type ChunkDrops = DrainLoop;
 
 /** One transaction's worth of drops; returns how many chunks it marked and whether drops remain. */
 export function dropChunksTurn(db: Db, limit = CHUNKS_PER_TURN): { chunks: number; more: boolean } {
@@ -67,54 +65,18 @@ export function dropChunksTurn(db: Db, limit = CHUNKS_PER_TURN): { chunks: numbe
 }
 
 export function startChunkDrops(db: Db, log: Logger): ChunkDrops {
-  let running: Promise<void> | null = null;
-  let again = false;
-  let closed = false;
-  let failing = false;
-  const pass = async () => {
-    for (;;) {
-      if (closed) return;
-      const { more } = dropChunksTurn(db);
-      if (!more) return;
-      // Requests that arrived during the transaction run before the next one.
-      await new Promise((r) => setImmediate(r));
-    }
-  };
-  const kick = () => {
-    if (closed) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    // Not inside the caller's turn: the corpus deletion answers first.
-    running = new Promise((r) => setImmediate(r))
-      .then(pass)
-      .then(() => {
-        if (failing) log.info("chunk drops carried out again");
-        failing = false;
-      })
-      .catch((e) => {
-        if (!failing) log.error("could not mark the chunks of deleted documents; retrying", { error: String(e) });
-        failing = true;
-        again = false;
-      })
-      .finally(() => {
-        running = null;
-        if (again && !closed) {
-          again = false;
-          kick();
-        }
-      });
-  };
-  const timer = setInterval(kick, POLL_MS);
-  timer.unref?.();
-  kick();
-  return {
-    kick,
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      await running;
+  return startDrainLoop({
+    pass: async (closed) => {
+      while (!closed() && dropChunksTurn(db).more) {
+        // Requests that arrived during the transaction run before the next one.
+        await new Promise((r) => setImmediate(r));
+      }
     },
-  };
+    pollMs: POLL_MS,
+    log,
+    failing: "could not mark the chunks of deleted documents; retrying",
+    recovered: "chunk drops carried out again",
+    // Not inside the caller's turn: the corpus deletion answers first.
+    deferred: true,
+  });
 }

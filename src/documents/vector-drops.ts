@@ -10,6 +10,7 @@
 import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
 import type { VectorIndex } from "../store/vector.ts";
+import { startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
 
 /** The drop of a deleted corpus' documents, run in the corpus deletion transaction before they are marked deleted (cascade.ts). */
 export const CORPUS_VECTOR_DROPS = `INSERT INTO vector_drops (org_id, document_id, generation, created_at)
@@ -50,19 +51,15 @@ export function groupDrops(rows: DropRow[]): { orgId: string; documentIds: strin
 }
 
 /** Carries out recorded drops: at once when kicked (after a delete), every POLL_MS otherwise (corpus deletes, retries). */
-export function startVectorDrops(db: Db, vectors: VectorIndex, log: Logger): { kick(): void; close(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let again = false;
-  let closed = false;
-  let failing = false;
+export function startVectorDrops(db: Db, vectors: VectorIndex, log: Logger): DrainLoop {
   const forget = db.prepare("DELETE FROM vector_drops WHERE id = ?");
-  const pass = async () => {
+  const pass = async (closed: () => boolean) => {
     for (;;) {
       const rows = db
         .query<DropRow, [number]>("SELECT id, org_id, document_id, generation FROM vector_drops ORDER BY id LIMIT ?")
         .all(BATCH);
       for (const g of groupDrops(rows)) {
-        if (closed) return;
+        if (closed()) return;
         if (g.generation !== undefined) await vectors.deleteDocument(g.orgId, g.documentIds[0]!, g.generation);
         else if (vectors.deleteDocuments) await vectors.deleteDocuments(g.orgId, g.documentIds);
         else for (const d of g.documentIds) await vectors.deleteDocument(g.orgId, d);
@@ -73,40 +70,12 @@ export function startVectorDrops(db: Db, vectors: VectorIndex, log: Logger): { k
       if (rows.length < BATCH) return;
     }
   };
-  const kick = () => {
-    if (closed) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = pass()
-      .then(() => {
-        if (failing) log.info("vector drops carried out again");
-        failing = false;
-      })
-      .catch((e) => {
-        // Kept for the next pass; said once until a pass succeeds.
-        if (!failing) log.error("could not drop vectors of removed documents; retrying", { error: String(e) });
-        failing = true;
-        again = false;
-      })
-      .finally(() => {
-        running = null;
-        if (again && !closed) {
-          again = false;
-          kick();
-        }
-      });
-  };
-  const timer = setInterval(kick, POLL_MS);
-  timer.unref?.();
-  kick();
-  return {
-    kick,
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startDrainLoop({
+    pass,
+    pollMs: POLL_MS,
+    log,
+    // Kept for the next pass; said once until a pass succeeds.
+    failing: "could not drop vectors of removed documents; retrying",
+    recovered: "vector drops carried out again",
+  });
 }

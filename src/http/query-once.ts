@@ -26,7 +26,7 @@ export interface RouteQuery {
   declared: ReadonlySet<string>;
   single: ReadonlySet<string>;
   /** Parameters the schema requires, and the metadata filter's: sent empty, they are kept (and judged) rather than dropped. */
-  required: ReadonlySet<string>;
+  keepEmpty: ReadonlySet<string>;
   /** Numeric parameters, with their schema (its rule words the refusal). */
   numeric: ReadonlyMap<string, Schema>;
 }
@@ -56,7 +56,7 @@ export function queryRules(routes: () => readonly RouteLike[]): QueryRules {
         const names = Object.keys(props);
         const single = names.filter((k) => !isArray(props[k]!));
         const numeric = new Map(names.filter((k) => isNumeric(props[k]!)).map((k) => [k, props[k]!] as const));
-        return [[`${r.method} ${r.path}`, { declared: new Set(names), single: new Set(single), numeric, required: new Set([...(schema.required ?? []), ...EMPTY_IS_DATA]) }] as const];
+        return [[`${r.method} ${r.path}`, { declared: new Set(names), single: new Set(single), numeric, keepEmpty: new Set([...(schema.required ?? []), ...EMPTY_IS_DATA]) }] as const];
       }),
     );
     return index.get(`${method} ${route}`);
@@ -84,7 +84,7 @@ export function checkQuery(url: string, rules: RouteQuery | undefined): void {
     if (key === null || !rules.declared.has(key)) continue;
     const value = eq < 0 ? "" : decode(pair.slice(eq + 1));
     if (value === null) throw badRequest(`Invalid query parameter '${key}': not valid percent-encoded UTF-8 (got "${pair.slice(eq + 1, eq + 41)}")`);
-    if (value === "" && !rules.required.has(key)) continue; // absent (dropEmpty removes it from the parsed query)
+    if (value === "" && !rules.keepEmpty.has(key)) continue; // absent (dropEmpty removes it from the parsed query)
     const numeric = rules.numeric.get(key);
     if (numeric && !DECIMAL.test(value)) {
       // "in decimal digits" only for what reads as a number in another notation ("abc" is just wrong).
@@ -101,7 +101,7 @@ export function checkQuery(url: string, rules: RouteQuery | undefined): void {
 export function dropEmpty(query: Record<string, unknown> | undefined, rules: RouteQuery | undefined): void {
   if (!query || !rules) return;
   for (const key of Object.keys(query)) {
-    if (rules.required.has(key) || !rules.declared.has(key)) continue;
+    if (rules.keepEmpty.has(key) || !rules.declared.has(key)) continue;
     const v = query[key];
     if (v === "") delete query[key];
     else if (Array.isArray(v)) {
