@@ -51,5 +51,13 @@ test.skipIf(process.platform !== "linux")("60 writes each followed by optimize()
     await ix.close();
   }
   expect(left).toBeLessThanOrEqual(2);
-  expect(openInTable()).toBe(0);
+  // Closed, nothing may stay open; a query object of the last searches may still need a
+  // collection to let its file go (seen once under a loaded full-suite run: 1 left at once).
+  const closedBy = Date.now() + 5_000;
+  let after: number;
+  do {
+    Bun.gc(true);
+    after = openInTable();
+  } while (after > 0 && Date.now() < closedBy && (await Bun.sleep(20), true));
+  expect(after).toBe(0);
 });
