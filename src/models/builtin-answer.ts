@@ -8,6 +8,7 @@ import { cosine, hashEmbed } from "./builtin-embed.ts";
 import { notFoundMessage } from "./lang.ts";
 import { clip, ellipsize, sentences } from "./text.ts";
 import { approxTokenCount } from "./builtin-tokens.ts";
+import { spellTowards } from "./typos.ts";
 import type { Answerer, AnswerRequest, AnswerResult } from "./types.ts";
 
 export const BUILTIN_ANSWER_ID = "builtin-extractive";
@@ -197,7 +198,9 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
     budget -= text.length;
     return text;
   });
-  const questionTerms = new Set(contentTerms(req.question));
+  // Matched with its slips read as the passages spell them; quoted text is never changed.
+  const question = spellTowards(req.question, read);
+  const questionTerms = new Set(contentTerms(question));
   req.passages.forEach((p, passageIdx) => {
     units(read[passageIdx]!, questionTerms).forEach((u, pos) => {
       all.push({ ref: p.ref, passageIdx, pos, ...u, score: 0, coverage: 0 });
@@ -206,8 +209,8 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   const quotable = all.filter((c) => c.kind !== "heading");
   const cands = locatedOnce(quotable.length ? quotable : all, req.passages);
   const promptTokens = approxTokenCount(req.question) + read.reduce((s, t) => s + approxTokenCount(t), 0);
-  const { scores, coverage } = bm25(req.question, cands.map((c) => c.match));
-  const q = hashEmbed(req.question);
+  const { scores, coverage } = bm25(question, cands.map((c) => c.match));
+  const q = hashEmbed(question);
   // Embedding is most of the cost, and a sentence without any of the question's terms is never
   // quoted (its coverage is 0): it needs no embedding unless the embedder could lift it above a
   // sentence that has some, which only a BM25 score that small allows.
@@ -235,7 +238,7 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   // must: one sharing a single word with it ("long" in "How long is parental leave?" found
   // "Passwords must be at least 14 characters long"), or a table row matched only through its
   // header (every row of a price table holds "price"), is another topic, not more of the answer.
-  const qTerms = [...new Set(contentTerms(req.question))];
+  const qTerms = [...new Set(contentTerms(question))];
   const ownCoverage = (c: Candidate) => {
     const own = new Set(contentTerms(recordValues(c.text)));
     return qTerms.length ? qTerms.filter((t) => own.has(t)).length / qTerms.length : 0;
