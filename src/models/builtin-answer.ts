@@ -159,6 +159,9 @@ function recordValues(text: string): string {
   return values.join(" ");
 }
 
+/** A file name as words: "employee-handbook_2024.pdf" → "employee handbook 2024". */
+const nameWords = (title: string | undefined) => (title ?? "").replace(/\.[a-z0-9]{1,5}$/i, "").replace(/[-_.]+/g, " ");
+
 interface Candidate { ref: number; passageIdx: number; pos: number; text: string; match: string; kind: Kind; score: number; coverage: number }
 
 /**
@@ -209,7 +212,12 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   const quotable = all.filter((c) => c.kind !== "heading");
   const cands = locatedOnce(quotable.length ? quotable : all, req.passages);
   const promptTokens = approxTokenCount(req.question) + read.reduce((s, t) => s + approxTokenCount(t), 0);
-  const { scores, coverage } = bm25(question, cands.map((c) => c.match));
+  // The document's name ranks its sentences, as a table's header does its rows ("espresso machine"
+  // asked of espresso-machine.pdf), but never covers the question: a sentence must still hold
+  // enough of it by its own words to be quoted, or any sentence of a document whose name the
+  // question repeats would answer it ("Who wrote the python style guide?").
+  const { scores } = bm25(question, cands.map((c) => `${c.match} ${nameWords(req.passages[c.passageIdx]?.title)}`));
+  const { coverage } = bm25(question, cands.map((c) => c.match));
   const q = hashEmbed(question);
   // Embedding is most of the cost, and a sentence without any of the question's terms is never
   // quoted (its coverage is 0): it needs no embedding unless the embedder could lift it above a
