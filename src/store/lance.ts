@@ -30,7 +30,7 @@ import type { VectorHit, VectorIndex, VectorRecord } from "./vector.ts";
 import { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annIndex, annPartitions, type AnnKind, type AnnSearch } from "./lance-ann.ts";
 import { byOrgSlices, inList, slices, uuid } from "./lance-filters.ts";
 import { chunkSchema, scanRows, toArrowTable } from "./lance-rows.ts";
-import { createVectorScan, type VectorScan } from "./vector-scan.ts";
+import { createVectorScan, SCAN_MAX_BYTES, type VectorScan } from "./vector-scan.ts";
 
 export { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annPartitions, type AnnKind, type AnnSearch };
 
@@ -156,7 +156,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   let scan: VectorScan | undefined;
   const loadScan = async (): Promise<boolean> => {
     scan = undefined;
-    const copy = createVectorScan(dims);
+    const copy = createVectorScan(dims, SCAN_MAX_BYTES, await current.table.countRows());
     if (!copy || closed) return false;
     for await (const batch of current.table.query().select(["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"])) {
       if (closed || !copy.upsert(scanRows(batch, dims))) return false;

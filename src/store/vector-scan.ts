@@ -11,7 +11,13 @@
  * cosine scores are off by up to ~2e-3 (measured), enough to swap near-ties. The best
  * 2 × limit + 16 rows are therefore ranked again with each value's rounding residual (kept as
  * int8 in 1/254 steps outside the kernel's memory): scores within ~1e-5, and recall@10 against
- * exact search was 1.000 at 100,000 chunks. Memory: 2 bytes per dimension and row, half of float32.
+ * exact search was 1.000 at 100,000 chunks.
+ *
+ * Memory: 2 bytes per dimension and row (half of float32) plus about 90 bytes of bookkeeping per
+ * row, all in typed arrays: ids as 16-byte words (id-table.ts), organizations, corpora and
+ * documents as small integers, each document's rows as a linked list through per-row arrays. The
+ * previous version held per-row strings and Maps keyed by "org/id" strings, about 3.3 KB per row
+ * all told at 384 dimensions (scripts/bench-vector-copy.ts compares both).
  *
  * Rows are grouped by organization and corpus: a search reads the rows of the asked corpora of
  * the asked organization and no other.
@@ -19,6 +25,7 @@
 import type { VectorHit } from "./vector.ts";
 import { dotKernel, type DotKernel } from "./simd-dot.ts";
 import { best, fineDot, I8_MAX, norm2, quantize, quantizeRow } from "./quantize.ts";
+import { IdTable } from "./id-table.ts";
 
 export interface ScanRow {
   chunkId: string;
@@ -32,6 +39,8 @@ export interface ScanRow {
 export interface VectorScan {
   /** Rows held. */
   readonly size: number;
+  /** Bytes held: every typed array and the kernel's memory at their capacity, plus an estimate of the few objects (organizations, corpora, ids that are not UUIDs). */
+  readonly bytes: number;
   /** Adds rows; a row whose (organization, chunk) is held replaces it. False: over maxBytes, nothing added. */
   upsert(rows: ScanRow[]): boolean;
   /** The document's rows (of one generation when given). */
@@ -44,16 +53,25 @@ export interface VectorScan {
   search(orgId: string, corpusIds: string[], vector: ArrayLike<number>, limit: number): VectorHit[];
 }
 
-/** Above this many bytes of vectors and residuals (about 1.4 million rows of 384 dimensions) the copy gives up. */
+/** Above this many bytes held (see VectorScan.bytes; about 1.25 million rows of 384 dimensions) the copy gives up. */
 export const SCAN_MAX_BYTES = 1 << 30;
 const PAGE = 65536;
 /** The scan ranks this many candidates beyond 2 × limit again on the finer values. */
 const RERANK_EXTRA = 16;
+/** Bytes per row of the per-row Int32/Float32 arrays below (scale, gen, pos, groupOf, docOf, docNext, docPrev). */
+const ROW_ARRAYS = 7 * 4;
+/** Estimated bytes of an organization's or a corpus's objects, for the cap. */
+const OBJECT_COST = 300;
 
-interface Group { key: string; corpusId: string; slots: Int32Array; n: number }
+interface Group { org: Org; corpusId: string; index: number; slots: Int32Array; n: number }
+interface Org { id: string; index: number; rows: number; groups: Map<string, Group> }
 
-/** undefined where WebAssembly SIMD is unavailable: the caller searches LanceDB instead. */
-export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES): VectorScan | undefined {
+/**
+ * undefined where WebAssembly SIMD is unavailable: the caller searches LanceDB instead.
+ * `expectedRows`: room to make at once (the table's row count when loading it), so a loaded copy
+ * holds no spare room beyond a little headroom; later growth is by half the capacity.
+ */
+export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES, expectedRows = 0): VectorScan | undefined {
   const memory = new WebAssembly.Memory({ initial: 1 });
   const dot: DotKernel | undefined = dotKernel(memory);
   if (!dot || dims <= 0) return undefined;
@@ -63,21 +81,35 @@ export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES): Vecto
   const qMax = Math.min(32767, Math.floor(0x7fffffff / (I8_MAX * stride)));
   const base = Math.ceil((stride * 2) / 64) * 64; // the query (int16) sits at 0, vectors from here
 
+  // Slots: a row's place in every per-row array. Freed ones are chained through docNext and reused first.
   let cap = 0;
-  let top = 0; // slots ever used; freed ones are reused first
-  const free: number[] = [];
+  let top = 0;
+  let freeSlot = -1;
+  let freeSlots = 0;
   let scale = new Float32Array(0);
   let fine = new Int8Array(0); // per slot, dims residuals of the int8 values (outside the kernel's memory)
   let gen = new Int32Array(0);
-  let pos = new Int32Array(0);
-  const orgOf: string[] = [];
-  const chunkOf: string[] = [];
-  const docOf: string[] = [];
-  const groupOf: (Group | undefined)[] = [];
-  const key = (orgId: string, id: string) => orgId + "/" + id;
-  const byChunk = new Map<string, number>(); // key(org, chunk) → slot
-  const byDoc = new Map<string, Set<number>>(); // key(org, document) → slots
-  const groups = new Map<string, Group>(); // key(org, corpus) → slots
+  let pos = new Int32Array(0); // index in its group's slot list
+  let groupOf = new Int32Array(0);
+  let docOf = new Int32Array(0);
+  let docNext = new Int32Array(0); // the document's next row; for a free slot, the next free slot
+  let docPrev = new Int32Array(0);
+  const chunks = new IdTable(); // (organization, chunk) → slot
+
+  // Documents: records of (organization, document); free ones are chained through docHead.
+  let docCap = 0;
+  let docTop = 0;
+  let freeDoc = -1;
+  let freeDocs = 0;
+  let docHead = new Int32Array(0); // first row, -1 for none
+  const docs = new IdTable();
+
+  const orgs = new Map<string, Org>();
+  const orgFree: number[] = [];
+  const groupList: (Group | undefined)[] = [];
+  const groupFree: number[] = [];
+  let groupCount = 0;
+  let listBytes = 0; // the groups' slot lists
   let size = 0;
 
   // Views of the memory, made again when it grows (growing detaches the old buffer).
@@ -93,97 +125,203 @@ export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES): Vecto
     words = new Int32Array(memory.buffer);
     query = new Int16Array(memory.buffer, 0, stride);
   };
-  const grow = (want: number): boolean => {
-    if (want <= cap) return true;
-    const most = Math.floor(maxBytes / (stride + dims));
-    if (want > most) return false;
-    const next = Math.min(most, Math.max(want, cap * 2, 1024));
-    const widen = <T extends Float32Array | Int32Array | Int8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(next);
+  const objects = () => (orgs.size + groupCount) * OBJECT_COST + listBytes;
+  const bytesAt = (slots: number, records: number) =>
+    Math.ceil((base + slots * (stride + 8)) / PAGE) * PAGE + slots * (dims + ROW_ARRAYS) + chunks.bytesAt(slots) +
+    records * 4 + docs.bytesAt(records) + objects();
+  /**
+   * Room for `slots` rows and `records` documents within maxBytes. Growing by half copies the
+   * arrays about three times over a fill from empty, and leaves at most a third of them spare.
+   */
+  const grow = (slots: number, records: number, extra: number): boolean => {
+    const needS = Math.max(slots, cap), needD = Math.max(records, docCap);
+    let s = slots > cap ? Math.max(slots, cap + (cap >>> 1), 1024) : cap;
+    let d = records > docCap ? Math.max(records, docCap + (docCap >>> 1), 256) : docCap;
+    while (bytesAt(s, d) + extra > maxBytes) {
+      if (s === needS && d === needD) return false;
+      s = (s + needS) >>> 1;
+      d = (d + needD) >>> 1;
+    }
+    if (s === cap && d === docCap) return true;
+    const widen = <T extends Float32Array | Int32Array | Int8Array>(a: T, n: number, make: (n: number) => T): T => {
+      if (a.length >= n) return a;
+      const b = make(n);
       b.set(a);
       return b;
     };
-    scale = widen(scale, (n) => new Float32Array(n));
-    fine = widen(fine, (n) => new Int8Array(n * dims));
-    gen = widen(gen, (n) => new Int32Array(n));
-    pos = widen(pos, (n) => new Int32Array(n));
-    cap = next;
+    const ints = (n: number) => new Int32Array(n);
+    scale = widen(scale, s, (n) => new Float32Array(n));
+    fine = widen(fine, s * dims, (n) => new Int8Array(n));
+    [gen, pos, groupOf, docOf, docNext, docPrev] = [gen, pos, groupOf, docOf, docNext, docPrev].map((a) => widen(a, s, ints));
+    docHead = widen(docHead, d, ints);
+    chunks.resize(s);
+    docs.resize(d);
+    cap = s;
+    docCap = d;
     ensureMemory();
     return true;
   };
 
+  const orgFor = (id: string): Org => {
+    let o = orgs.get(id);
+    if (!o) orgs.set(id, (o = { id, index: orgFree.length ? orgFree.pop()! : orgs.size, rows: 0, groups: new Map() }));
+    return o;
+  };
+  const groupFor = (o: Org, corpusId: string): Group => {
+    let g = o.groups.get(corpusId);
+    if (g) return g;
+    const index = groupFree.length ? groupFree.pop()! : groupList.length;
+    g = { org: o, corpusId, index, slots: new Int32Array(16), n: 0 };
+    o.groups.set(corpusId, g);
+    groupList[index] = g;
+    groupCount++;
+    listBytes += g.slots.byteLength;
+    return g;
+  };
+
   const remove = (slot: number) => {
-    const g = groupOf[slot]!;
+    const g = groupList[groupOf[slot]!]!;
+    const o = g.org;
     const last = g.slots[--g.n]!;
     g.slots[pos[slot]!] = last;
     pos[last] = pos[slot]!;
-    if (!g.n) groups.delete(g.key);
-    byChunk.delete(key(orgOf[slot]!, chunkOf[slot]!));
-    const docKey = key(orgOf[slot]!, docOf[slot]!);
-    const set = byDoc.get(docKey)!;
-    set.delete(slot);
-    if (!set.size) byDoc.delete(docKey);
-    groupOf[slot] = undefined;
-    free.push(slot);
+    if (!g.n) {
+      o.groups.delete(g.corpusId);
+      groupList[g.index] = undefined;
+      groupFree.push(g.index);
+      groupCount--;
+      listBytes -= g.slots.byteLength;
+    }
+    chunks.remove(slot);
+    const d = docOf[slot]!, prev = docPrev[slot]!, next = docNext[slot]!;
+    if (prev >= 0) docNext[prev] = next;
+    else docHead[d] = next;
+    if (next >= 0) docPrev[next] = prev;
+    if (docHead[d]! < 0) {
+      docs.remove(d);
+      docHead[d] = freeDoc;
+      freeDoc = d;
+      freeDocs++;
+    }
+    if (!--o.rows) {
+      orgs.delete(o.id);
+      orgFree.push(o.index);
+    }
+    docNext[slot] = freeSlot;
+    freeSlot = slot;
+    freeSlots++;
     size--;
   };
 
-  const put = (r: ScanRow, slot: number) => {
+  const put = (r: ScanRow) => {
+    let slot = freeSlot;
+    if (slot >= 0) {
+      freeSlot = docNext[slot]!;
+      freeSlots--;
+    } else slot = top++;
+    const o = orgFor(r.orgId);
+    o.rows++;
     scale[slot] = quantizeRow(r.vector, dims, bytes, base + slot * stride, fine, slot * dims);
     bytes.fill(0, base + slot * stride + dims, base + (slot + 1) * stride);
     gen[slot] = r.generation;
-    orgOf[slot] = r.orgId;
-    chunkOf[slot] = r.chunkId;
-    docOf[slot] = r.documentId;
-    const docKey = key(r.orgId, r.documentId);
-    let set = byDoc.get(docKey);
-    if (!set) byDoc.set(docKey, (set = new Set()));
-    set.add(slot);
-    const gKey = key(r.orgId, r.corpusId);
-    let g = groups.get(gKey);
-    if (!g) groups.set(gKey, (g = { key: gKey, corpusId: r.corpusId, slots: new Int32Array(16), n: 0 }));
+    chunks.insert(slot, o.index, r.chunkId);
+    let d = docs.find(o.index, r.documentId);
+    if (d < 0) {
+      if (freeDoc >= 0) {
+        d = freeDoc;
+        freeDoc = docHead[d]!;
+        freeDocs--;
+      } else d = docTop++;
+      docs.insert(d, o.index, r.documentId);
+      docHead[d] = -1;
+    }
+    docOf[slot] = d;
+    docPrev[slot] = -1;
+    docNext[slot] = docHead[d]!;
+    if (docHead[d]! >= 0) docPrev[docHead[d]!] = slot;
+    docHead[d] = slot;
+    const g = groupFor(o, r.corpusId);
     if (g.n === g.slots.length) {
       const wider = new Int32Array(g.slots.length * 2);
       wider.set(g.slots);
+      listBytes += wider.byteLength - g.slots.byteLength;
       g.slots = wider;
     }
     pos[slot] = g.n;
     g.slots[g.n++] = slot;
-    groupOf[slot] = g;
-    byChunk.set(key(r.orgId, r.chunkId), slot);
+    groupOf[slot] = g.index;
     size++;
   };
+
+  if (expectedRows > 0) {
+    // A document per row is the most there can be; most have many rows, so start with a tenth.
+    const rows = expectedRows + (expectedRows >>> 6);
+    grow(rows, Math.ceil(rows / 10), 0);
+  }
 
   return {
     get size() {
       return size;
     },
+    get bytes() {
+      return memory.buffer.byteLength + fine.byteLength + cap * ROW_ARRAYS + chunks.bytes + docHead.byteLength + docs.bytes + objects();
+    },
     upsert(rows) {
       for (const r of rows) if (r.vector.length !== dims) throw new Error(`vector has ${r.vector.length} dimensions, scan has ${dims}`);
-      const fresh = rows.filter((r) => !byChunk.has(key(r.orgId, r.chunkId))).length;
-      if (!grow(top + Math.max(0, fresh - free.length))) return false;
+      // Room first, so a refusal changes nothing. A new document is counted once per run of its
+      // rows: at least once, and rows of a document arrive together.
+      let fresh = 0, freshDocs = 0, extra = 0;
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]!, o = orgs.get(r.orgId);
+        if (!o || chunks.find(o.index, r.chunkId) < 0) {
+          fresh++;
+          extra += o ? chunks.extraForFound(r.chunkId) : chunks.extraFor(r.chunkId);
+        }
+        const p = rows[i - 1];
+        if (p && p.documentId === r.documentId && p.orgId === r.orgId) continue;
+        if (!o || docs.find(o.index, r.documentId) < 0) {
+          freshDocs++;
+          extra += o ? docs.extraForFound(r.documentId) : docs.extraFor(r.documentId);
+        }
+      }
+      if (!grow(top + Math.max(0, fresh - freeSlots), docTop + Math.max(0, freshDocs - freeDocs), extra)) return false;
       for (const r of rows) {
-        const old = byChunk.get(key(r.orgId, r.chunkId));
-        if (old !== undefined) remove(old);
-        put(r, free.length ? free.pop()! : top++);
+        const o = orgs.get(r.orgId);
+        const old = o ? chunks.find(o.index, r.chunkId) : -1;
+        if (old >= 0) remove(old);
+        put(r);
       }
       return true;
     },
     deleteDocument(orgId, documentId, generation) {
-      const set = byDoc.get(key(orgId, documentId));
-      if (!set) return;
-      for (const slot of [...set]) if (generation === undefined || gen[slot] === generation) remove(slot);
+      const o = orgs.get(orgId);
+      const d = o ? docs.find(o.index, documentId) : -1;
+      // A removal never touches the rows after it in the list; the last one frees the record.
+      for (let slot = d >= 0 ? docHead[d]! : -1; slot >= 0; ) {
+        const next = docNext[slot]!;
+        if (generation === undefined || gen[slot] === generation) remove(slot);
+        slot = next;
+      }
     },
-    hasDocument: (orgId, documentId) => byDoc.has(key(orgId, documentId)),
-    hasChunk: (orgId, chunkId) => byChunk.has(key(orgId, chunkId)),
+    hasDocument(orgId, documentId) {
+      const o = orgs.get(orgId);
+      return !!o && docs.find(o.index, documentId) >= 0;
+    },
+    hasChunk(orgId, chunkId) {
+      const o = orgs.get(orgId);
+      return !!o && chunks.find(o.index, chunkId) >= 0;
+    },
     deleteChunks(orgId, chunkIds) {
       for (const id of chunkIds) {
-        const slot = byChunk.get(key(orgId, id));
-        if (slot !== undefined) remove(slot);
+        const o = orgs.get(orgId);
+        const slot = o ? chunks.find(o.index, id) : -1;
+        if (slot >= 0) remove(slot);
       }
     },
     search(orgId, corpusIds, vector, limit) {
-      const gs = [...new Set(corpusIds)].flatMap((c) => groups.get(key(orgId, c)) ?? []);
+      const o = orgs.get(orgId);
+      if (!o) return [];
+      const gs = [...new Set(corpusIds)].flatMap((c) => o.groups.get(c) ?? []);
       const n = gs.reduce((s, g) => s + g.n, 0);
       if (!n || limit <= 0) return [];
       if (!quantize(vector, dims, qMax, query, 0)) return []; // a zero vector has no direction to rank by
@@ -204,7 +342,7 @@ export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES): Vecto
       const rescored = [...cands].map((slot) => ({ slot, score: scale[slot]! * fineDot(unit, bytes, base + slot * stride, fine, slot * dims, dims) }));
       rescored.sort((x, y) => y.score - x.score);
       return rescored.slice(0, limit).map(({ slot, score }) => ({
-        chunkId: chunkOf[slot]!, documentId: docOf[slot]!, corpusId: groupOf[slot]!.corpusId, score,
+        chunkId: chunks.idOf(slot), documentId: docs.idOf(docOf[slot]!), corpusId: groupList[groupOf[slot]!]!.corpusId, score,
       }));
     },
   };

@@ -146,9 +146,12 @@ describe("in-memory vector scan", () => {
     expect(scan.search(ORG_A, ["c1"], randomVector(dims), 0)).toEqual([]);
     expect(() => scan.upsert([row({ vector: randomVector(dims + 1) }, 3)])).toThrow("dimensions");
 
-    const small = createVectorScan(dims, (64 + 40) * 1500)!; // room for 1,500 rows: 64 bytes (padded) + 40 of residuals
+    // The cap counts everything the copy holds, not only the vectors: the 1,000 rows fit, 2,000 do not.
+    const small = createVectorScan(dims, 400_000)!;
     expect(small.upsert(Array.from({ length: 1000 }, (_, i) => row({ vector: randomVector(dims) }, i)))).toBe(true);
+    const held = small.bytes;
+    expect(held).toBeLessThanOrEqual(400_000);
     expect(small.upsert(Array.from({ length: 1000 }, (_, i) => row({ vector: randomVector(dims) }, 5000 + i)))).toBe(false);
-    expect(small.size).toBe(1000);
+    expect({ size: small.size, bytes: small.bytes }).toEqual({ size: 1000, bytes: held });
   });
 });
