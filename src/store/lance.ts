@@ -156,6 +156,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   let scan: VectorScan | undefined;
   const loadScan = async (): Promise<boolean> => {
     scan = undefined;
+    // Sized for the table up front: grown batch by batch it would keep up to a third of its arrays spare.
     const copy = createVectorScan(dims, SCAN_MAX_BYTES, await current.table.countRows());
     if (!copy || closed) return false;
     for await (const batch of current.table.query().select(["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"])) {
