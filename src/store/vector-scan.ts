@@ -284,6 +284,9 @@ export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES, expect
           extra += o ? docs.extraForFound(r.documentId) : docs.extraFor(r.documentId);
         }
       }
+      // The corpora's row lists double outside grow(): 8 bytes per new row is their share. A list
+      // doubling can still pass the cap by what that list held, at most a few MB near it.
+      extra += fresh * 8;
       if (!grow(top + Math.max(0, fresh - freeSlots), docTop + Math.max(0, freshDocs - freeDocs), extra)) return false;
       for (const r of rows) {
         const o = orgs.get(r.orgId);
