@@ -9,9 +9,10 @@
  * Full text: an FTS (BM25) index on `text` is created with the first rows. Lance searches rows
  * added after the index was built with a flat scan, so a chunk is findable by text right after
  * add(); optimize() folds new rows into the index, compacts small fragments and drops old
- * versions. It runs once a burst of writes has settled (FTS_SETTLE_MS), every OPTIMIZE_EVERY
- * writes, and, on a table of up to FTS_SYNC_MAX_ROWS rows, before a text search that would
- * otherwise see rows the index has not folded in (see FTS_SYNC_MAX_ROWS for why).
+ * versions. It runs in the background after writes, as refresh-pace.ts decides (once a burst
+ * has settled; on big tables less often, paced by its own cost), and, on a table of up to
+ * FTS_SYNC_MAX_ROWS rows, before a text search that would otherwise see rows the index has not
+ * folded in (see FTS_SYNC_MAX_ROWS for why).
  *
  * Every search filters by organization and corpus. The filter runs BEFORE the search (prefilter:
  * a small tenant in a big table still gets its topK), so bitmap indexes on orgId and corpusId
@@ -31,22 +32,10 @@ import { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annIndex, annPartitions, type AnnKi
 import { byOrgSlices, inList, slices, uuid } from "./lance-filters.ts";
 import { chunkSchema, scanRows, toArrowTable } from "./lance-rows.ts";
 import { createVectorScan, SCAN_MAX_BYTES, type VectorScan } from "./vector-scan.ts";
+import { FTS_SYNC_MAX_ROWS, refreshDelay } from "./refresh-pace.ts";
 
 export { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annPartitions, type AnnKind, type AnnSearch };
 
-const OPTIMIZE_EVERY = 25;
-/**
- * Rows added after the FTS index was built are searched by a flat scan whose BM25 statistics are
- * not those of the index, so their scores cannot be compared with indexed rows' scores (measured:
- * a term frequent in new rows and rare in indexed ones ranked every new row below the old ones).
- * Up to this many rows, a text search first brings the index up to date when writes left it
- * behind, so no search mixes the two. This used to run inside every write, before the documents
- * were reported READY: a refresh costs 65–360 ms of CPU by table size, and a burst of small files
- * paid it once per batch on the cores its parsing needed; now a burst pays it once, after it
- * settles, or at the first text search. Above this size a search does not wait for it.
- */
-const FTS_SYNC_MAX_ROWS = 20_000;
-const FTS_SETTLE_MS = 500;
 /** Options of one vector search beyond the port's; the benchmark uses them to measure recall. */
 export interface VectorSearchOptions {
   /** LanceDB's flat scan, even when the in-memory copy or an approximate index exists: the ground truth for recall. */
@@ -144,6 +133,10 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   let annBuild: Promise<boolean> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let writes = 0;
+  // For refresh-pace.ts: when the writes not yet refreshed began, and the last refresh's cost.
+  let pendingSince = 0;
+  let lastRefreshMs = 0;
+  let lastRefreshEnd = performance.now();
   let closed = false;
 
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -223,11 +216,15 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     writes = 0;
     const lagged = textLag;
     textLag = false;
+    const started = performance.now();
     try {
       await current.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
     } catch (e) {
       textLag ||= lagged;
       throw e;
+    } finally {
+      lastRefreshEnd = performance.now();
+      lastRefreshMs = lastRefreshEnd - started;
     }
     if (!closed) await reopen();
   };
@@ -285,12 +282,16 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     if (added && !hasScalar) await scalarIndexes();
     approxRows = approxRows === undefined ? await current.table.countRows() : approxRows + addedRows;
     if (added && !fresh) textLag = true;
-    if (++writes >= OPTIMIZE_EVERY) return void serial(optimizeNow).catch(() => {});
+    const now = performance.now();
+    if (writes++ === 0) pendingSince = now;
     if (settle) clearTimeout(settle);
+    settle = undefined;
+    const delay = refreshDelay({ now, rows: approxRows, writes, pendingSince, lastMs: lastRefreshMs, lastEnd: lastRefreshEnd });
+    if (delay <= 0) return void serial(optimizeNow).catch(() => {});
     settle = setTimeout(() => {
       settle = undefined;
       if (writes > 0 && !closed) void serial(optimizeNow).catch(() => {});
-    }, FTS_SETTLE_MS);
+    }, delay);
   };
 
   const rows = (records: VectorRecord[]) => toArrowTable(records, dims, tableName);
@@ -437,6 +438,8 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     async close() {
       if (closed) return;
       closed = true;
+      // A paced refresh can be minutes away on a big table: it must not keep the process alive.
+      if (settle) clearTimeout(settle);
       await queue;
       scan = undefined;
       await annBuild?.catch(() => {});
