@@ -24,8 +24,8 @@ export class RefusedBody {
 
 const tooLarge = (what: string) => new RefusedBody(new AppError("PAYLOAD_TOO_LARGE", `The request body ${what}; the API accepts at most ${API_BODY_MAX} bytes`));
 
-/** The body as text, or null once it passes `max` bytes (reading stops there). */
-async function readBounded(body: ReadableStream<Uint8Array>, max: number): Promise<string | null> {
+/** The body's bytes, or null once they pass `max` (reading stops there). */
+async function readBounded(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | null> {
   const parts: Uint8Array[] = [];
   let n = 0;
   for await (const chunk of body) {
@@ -33,7 +33,25 @@ async function readBounded(body: ReadableStream<Uint8Array>, max: number): Promi
     if (n > max) return null;
     parts.push(chunk);
   }
-  return new TextDecoder().decode(Buffer.concat(parts));
+  return Buffer.concat(parts);
+}
+
+/**
+ * JSON travels as UTF-8. A lenient decoder turned every byte that is no UTF-8 (a Latin-1 "é"
+ * sent by a client that did not encode its text) into U+FFFD, so `{"name":"caf\xe9"}` stored
+ * "caf�": the client's text was lost with a 200. Such a body is refused instead.
+ */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** `blankIsEmpty`: a body of blanks counts as `{}` (any declared type but JSON, as before). */
+function asJson(bytes: Uint8Array, blankIsEmpty: boolean): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return new RefusedBody(badRequest("Invalid request body: it is not valid UTF-8 text; send the JSON encoded as UTF-8"));
+  }
+  return blankIsEmpty && text.trim() === "" ? {} : objectOnly(JSON.parse(text));
 }
 
 /**
@@ -41,18 +59,18 @@ async function readBounded(body: ReadableStream<Uint8Array>, max: number): Promi
  * are JSON), whatever Content-Type says: `curl -d '{…}'` sends a form type, and parsing that as a
  * form turned a JSON body into a confusing "field required". So:
  * - a declared length over the limit is refused (413) at once;
- * - a sized body declared as JSON is parsed natively (request.json());
- * - any other body is read (counted, if chunked: 413 past the limit) and parsed as JSON here.
+ * - a sized body declared as JSON is read whole at once;
+ * - any other body is read (counted, if chunked: 413 past the limit);
+ * both are decoded as strict UTF-8 and parsed as JSON here.
  */
 export function parseApiBody(request: Request, contentType: string | undefined): Promise<unknown> | RefusedBody | undefined {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > API_BODY_MAX) return tooLarge(`declares ${declared} bytes`);
   if (declared === "0" || !request.body) return undefined;
-  if (declared !== null && contentType?.toLowerCase().startsWith("application/json")) return request.json().then(objectOnly);
-  return readBounded(request.body, API_BODY_MAX).then((text) => {
-    if (text === null) return tooLarge("is larger");
-    return text.trim() === "" ? {} : objectOnly(JSON.parse(text));
-  });
+  if (declared !== null && contentType?.toLowerCase().startsWith("application/json")) {
+    return request.bytes().then((bytes) => asJson(bytes, false));
+  }
+  return readBounded(request.body, API_BODY_MAX).then((bytes) => (bytes === null ? tooLarge("is larger") : asJson(bytes, true)));
 }
 
 /**
