@@ -17,6 +17,16 @@ export const isUuid = (value: string): boolean => UUID_RE.test(value);
 FormatRegistry.Set("uuid", isUuid);
 
 /**
+ * The string form Elysia's t.Integer and t.Numeric accept for a number ("5", in a query string
+ * or a JSON body alike) must be a decimal number. Elysia's own check read it with `+value`, so a
+ * body's `"   "` passed as 0, `"0x10"` as 16 and `"1e1"` as 10: `{"historySize":"   "}` stored
+ * 0 with a 200. Query strings already had this rule (query-once.ts), checked first there.
+ */
+const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
+FormatRegistry.Set("numeric", (value) => DECIMAL.test(value));
+FormatRegistry.Set("integer", (value) => DECIMAL.test(value) && Number.isInteger(Number(value)));
+
+/**
  * Fields the service does not know are accepted and ignored (spec, Versioning rule 3).
  * Elysia's normalizers would strip them, but they cost more than the whole authenticated
  * request on hot routes, so the app runs with `normalize: false` and every object schema

@@ -91,3 +91,16 @@ test("a number's string form is accepted wherever a number is, nullable fields t
   expect([r.status, r.body.topK, r.body.rerankTopK, r.body.temperature]).toEqual([200, 5, 3, 0.5]);
   expect(await refusal("POST", "/v1/agent/", { name: "T", temperature: "warm" })).toEqual([400, `Invalid body field 'temperature': must be a number from 0 to 1, or null (got "warm")`]);
 });
+
+test("a number's string form is a decimal number: blanks, hex and exponents are refused, not read as 0, 16 or 10", async () => {
+  // Read with JavaScript's `+value`, {"historySize":"   "} stored 0 with a 200.
+  const before = (await a.api("GET", "/v1/agent/")).body.length;
+  for (const [field, sent, rule] of [
+    ["historySize", "   ", "an integer from 0 to 100, or null"], ["temperature", "  ", "a number from 0 to 1, or null"],
+    ["topK", "0x10", "an integer from 1 to 100"], ["topK", "1e1", "an integer from 1 to 100"], ["rerankTopK", " 7 ", "an integer from 1 to 100, or null"],
+  ] as const) {
+    expect(await refusal("POST", "/v1/agent/", { name: "blank", [field]: sent })).toEqual([400, `Invalid body field '${field}': must be ${rule} (got ${JSON.stringify(sent)})`]);
+  }
+  expect(await refusal("POST", "/v1/auth/access-token", { scope: ["doc:read"], ttl: " 60" })).toEqual([400, `Invalid body field 'ttl': must be an integer greater than 10 (got " 60")`]);
+  expect((await a.api("GET", "/v1/agent/")).body.length).toBe(before);
+});
