@@ -10,18 +10,20 @@ const Text = (max: number, description: string) => t.Nullable(t.String({ maxLeng
  */
 const fields = {
   description: t.Optional(Text(2_000, "Free text; nullable, resettable")),
-  topK: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: "Chunks retrieved before re-ranking, 1 to 100" })),
+  topK: t.Optional(t.Integer({ title: "topK", minimum: 1, maximum: 100, description: "Chunks retrieved before re-ranking, 1 to 100" })),
   rerank: t.Optional(t.Boolean({ description: "Re-rank with rerankModel; true without rerankModel runs nothing" })),
-  rerankTopK: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: 100, description: "Chunks kept after re-ranking, 1 to 100 (capped at topK when used)" }))),
+  rerankTopK: t.Optional(t.Nullable(t.Integer({ title: "rerankTopK", minimum: 1, maximum: 100, description: "Chunks kept after re-ranking, 1 to 100 (capped at topK when used)" }))),
   rerankModel: t.Optional(Text(200, "A model listed with role rerank by GET /v1/config/model")),
   context: t.Optional(Text(20_000, "First part of the system instruction")),
   behaviour: t.Optional(Text(20_000, "Second part of the system instruction")),
   spirit: t.Optional(Text(20_000, "Third part of the system instruction")),
   useHistory: t.Optional(t.Boolean({ description: "false answers each question alone" })),
-  historySize: t.Optional(t.Nullable(t.Integer({ minimum: 0, maximum: 100, description: "Last N posts replayed, 0 to 100" }))),
+  historySize: t.Optional(t.Nullable(t.Integer({ title: "historySize", minimum: 0, maximum: 100, description: "Last N posts replayed, 0 to 100" }))),
   thinkingMode: t.Optional(t.Union([t.Literal("LOW"), t.Literal("HIGH")], { description: "LOW or HIGH" })),
   // Numeric: like every number of the API, its string form ("0.5") is accepted too.
-  temperature: t.Optional(t.Nullable(t.Numeric({ minimum: 0, maximum: 1, description: "0 to 1" }))),
+  // A number's string form is range-checked after Elysia decodes it, which loses the field's
+  // name: `title` carries it (http/error-handler.ts), on every number of this body.
+  temperature: t.Optional(t.Nullable(t.Numeric({ title: "temperature", minimum: 0, maximum: 1, description: "0 to 1" }))),
   baseModel: t.Optional(Text(200, "A model listed with role chat by GET /v1/config/model")),
 };
 

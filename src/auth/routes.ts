@@ -9,7 +9,7 @@ import { createAccessToken, revokeAccessToken } from "./tokens.ts";
 
 const TokenBody = t.Object({
   scope: t.Array(t.String(), { minItems: 1, description: "non-empty list of DOMAIN:ACTION entries" }),
-  ttl: t.Optional(t.Integer({ exclusiveMinimum: 10, description: "seconds, > 10, default 3600" })),
+  ttl: t.Optional(t.Integer({ title: "ttl", exclusiveMinimum: 10, description: "seconds, > 10, default 3600" })),
   issuer: t.Optional(DisplayName(256)),
   email: t.Optional(t.String({ maxLength: 320 })),
   userId: t.Optional(DisplayName(USER_ID_MAX)),

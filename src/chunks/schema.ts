@@ -37,7 +37,7 @@ export const ChunkSearchQuery = t.Object({
 
 /** id, documentId, corpusId and hash are not patchable: sent, they are ignored (stripped). */
 export const ChunkPatch = t.Object({
-  pages: t.Optional(t.Array(t.Integer({ minimum: 1, maximum: 1_000_000 }), { maxItems: 10_000, description: "each 1 to 1000000; sorted and de-duplicated; [] clears" })),
+  pages: t.Optional(t.Array(t.Integer({ title: "pages", minimum: 1, maximum: 1_000_000 }), { maxItems: 10_000, description: "each 1 to 1000000; sorted and de-duplicated; [] clears" })),
   metadata: t.Optional(Metadata),
   body: t.Optional(t.String()),
 });

@@ -50,10 +50,12 @@ interface ValidationLike {
 
 const PART: Record<string, string> = { property: "query parameter", query: "query parameter", params: "path parameter", headers: "header" };
 
-/** "Invalid body field 'tags[1]': must be a string of at most 64 characters" — names the field at fault and what it allows. */
-export function describeValidation(e: ValidationLike): string {
+/**
+ * "Invalid body field 'tags[1]': must be a string of at most 64 characters" — names the field at
+ * fault and what it allows. `inQuery` tells whether the request's query string has a parameter.
+ */
+export function describeValidation(e: ValidationLike, inQuery: (name: string) => boolean = () => true): string {
   const on = e.on ?? e.type ?? "body";
-  const where = PART[on] ?? "body field";
   const first = e.valueError ?? e.all?.[0];
   if (!first) return `Invalid request ${on}`;
   const fault = explain(first);
@@ -61,6 +63,10 @@ export function describeValidation(e: ValidationLike): string {
   // carry it as `title` (see http/paging.ts). A path parameter whose router name differs from
   // the spec's carries the spec's name the same way (posts/routes.ts).
   const title = (first.schema as { title?: string } | undefined)?.title ?? "";
+  // A body number sent in its string form ("500") fails the same way, also as "property", once
+  // decoded: its schema carries its name as `title` too (agents/schema.ts), and the query says
+  // which of the two it was.
+  const where = on === "property" && title && !inQuery(title) ? "body field" : (PART[on] ?? "body field");
   const field = (on === "params" && title) || fault.path || title;
   if (field) return `Invalid ${where} '${field}': ${fault.problem}`;
   return `Invalid request ${on}: ${fault.problem}`;
@@ -76,7 +82,7 @@ export function errorHandler(log: Logger) {
     if (modelCode) return json(STATUS_OF[modelCode], errorBody(STATUS_OF[modelCode], (error as Error).message, p));
     switch (code) {
       case "VALIDATION":
-        return json(400, errorBody(400, describeValidation(error as unknown as ValidationLike), p));
+        return json(400, errorBody(400, describeValidation(error as unknown as ValidationLike, (name) => new URL(request.url).searchParams.has(name)), p));
       case "PARSE":
         return json(400, errorBody(400, "Malformed request body: expected valid JSON", p));
       case "NOT_FOUND":

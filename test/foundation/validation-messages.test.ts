@@ -104,3 +104,17 @@ test("a number's string form is a decimal number: blanks, hex and exponents are 
   expect(await refusal("POST", "/v1/auth/access-token", { scope: ["doc:read"], ttl: " 60" })).toEqual([400, `Invalid body field 'ttl': must be an integer greater than 10 (got " 60")`]);
   expect((await a.api("GET", "/v1/agent/")).body.length).toBe(before);
 });
+
+test("a number's string form out of range names its body field, as the number itself does", async () => {
+  // Range-checked only after Elysia decoded it, it was "Invalid request property: …" with no field.
+  for (const [field, sent, rule] of [
+    ["topK", "500", "an integer from 1 to 100"], ["rerankTopK", "0", "an integer from 1 to 100"],
+    ["historySize", "101", "an integer from 0 to 100"], ["temperature", "5", "a number from 0 to 1"],
+  ] as const) {
+    expect(await refusal("POST", "/v1/agent/", { name: "range", [field]: sent })).toEqual([400, `Invalid body field '${field}': must be ${rule} (got ${sent})`]);
+  }
+  expect(await refusal("POST", "/v1/auth/access-token", { scope: ["doc:read"], ttl: "5" })).toEqual([400, "Invalid body field 'ttl': must be an integer greater than 10 (got 5)"]);
+  expect(await refusal("PATCH", `/v1/chunk/${crypto.randomUUID()}`, { pages: [2, "0"] })).toEqual([400, "Invalid body field 'pages': must be an integer from 1 to 1000000 (got 0)"]);
+  // The same name in the query string: still the query parameter's refusal.
+  expect(await refusal("GET", "/v1/corpus/?pageSize=500")).toEqual([400, "Invalid query parameter 'pageSize': must be an integer from 1 to 100 (got 500)"]);
+});
