@@ -261,7 +261,8 @@ export function agentService(db: Db, clock: Clock, models: ModelRegistry) {
       const { reset = [], ...input } = body;
       for (const name of reset) {
         if (!(RESETTABLE as readonly string[]).includes(name))
-          throw badRequest(`Invalid body field 'reset': '${name}' cannot be reset (allowed: ${RESETTABLE.join(", ")})`);
+          // Quoted in part: a name may be megabytes long, and the refusal would carry it all back.
+          throw badRequest(`Invalid body field 'reset': '${name.slice(0, 64)}' cannot be reset (allowed: ${RESETTABLE.join(", ")})`);
       }
       validate(input);
       const changes = new Map<Field, unknown>();

@@ -10,7 +10,7 @@ import type { UsageService } from "./service.ts";
 function timeframeOf(q: { timeframe?: string }): Timeframe {
   if (q.timeframe === undefined) return DEFAULT_TIMEFRAME;
   if (!isTimeframe(q.timeframe)) {
-    throw badRequest(`Invalid query parameter 'timeframe': must be one of ${TIMEFRAMES.join(", ")}, or omitted for ${DEFAULT_TIMEFRAME} (got ${JSON.stringify(q.timeframe)})`);
+    throw badRequest(`Invalid query parameter 'timeframe': must be one of ${TIMEFRAMES.join(", ")}, or omitted for ${DEFAULT_TIMEFRAME} (got ${JSON.stringify(q.timeframe.slice(0, 40))})`);
   }
   return q.timeframe;
 }
