@@ -161,6 +161,13 @@ async function verifyFresh(db: Db, token: string, nowMs: number): Promise<Princi
   // The user id everywhere else (access tokens' userId, usage reports' path) follows this rule:
   // a sub outside it made sessions its user could not then ask the usage of.
   if (!isDisplayName(payload.sub, USER_ID_MAX)) throw deny(`sub ${displayNameRule(USER_ID_MAX)}`);
+  // SQLite's UTF-8 binding garbles half of a surrogate pair: a sub "ab\ud800cd" was stored as
+  // the owner of sessions and posts as "ab𐁣d", "x\udfff" as "". email and name are stored with
+  // the access tokens the caller mints. Request bodies have the same rule (body-limit.ts).
+  for (const claim of ["sub", "email", "name"] as const) {
+    const v = payload[claim];
+    if (typeof v === "string" && !v.isWellFormed()) throw deny(`its ${claim} claim holds an unpaired UTF-16 surrogate, which is no character`);
+  }
   const principal: Principal = {
     kind: "jwt",
     orgId: key.orgId,

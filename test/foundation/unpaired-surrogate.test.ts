@@ -49,3 +49,17 @@ test("the check applies wherever a body is read: a patch and a document init", a
   expect(await send("POST", "/v1/doc/init", `{"corpusId":"${c.body.id}","filename":"Report\\ud83d.pdf","contentType":"application/pdf"}`)).toEqual(refusal("/v1/doc/init", "filename"));
   expect((await org.api("GET", `/v1/corpus/${c.body.id}`)).body.description).toBeNull();
 });
+
+test("a JWT whose sub, email or name holds half a pair is refused (403), and no session is stored for it", async () => {
+  // The sub is every session's and post's owner: "ab\ud800cd" was stored as "ab𐁣d", "x\udfff" as "".
+  const c = await org.api("POST", "/v1/corpus/", { name: "owners" });
+  for (const [claim, claims, sub] of [["sub", {}, "ab\ud800cd"], ["sub", {}, "x\udfff"], ["email", { email: "a\ud83d@b.c" }, "u"], ["name", { name: "An\udc00" }, "u"]] as const) {
+    const jwt = await org.jwt(claims, { sub });
+    const r = await org.api("POST", "/v1/session/", { corpusIds: [c.body.id] }, { authorization: `Bearer ${jwt}` });
+    expect([claim, r.status, r.body.message]).toEqual([claim, 403, `Invalid bearer token: its ${claim} claim holds an unpaired UTF-16 surrogate, which is no character`]);
+  }
+  expect((await org.api("GET", "/v1/session/")).body.total).toBe(0);
+  // A whole pair is an ordinary character.
+  const ok = await org.api("POST", "/v1/session/", { corpusIds: [c.body.id] }, { authorization: `Bearer ${await org.jwt({}, { sub: "user 😀" })}` });
+  expect([ok.status, ok.body.userId]).toEqual([200, "user 😀"]);
+});
