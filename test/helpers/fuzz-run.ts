@@ -13,7 +13,7 @@ export const DEADLINE_MS = 10_000;
 const SLOW_MS = 1_000;
 /** FUZZ_SEED replays a run; FUZZ_CAP raises the number of cases per operation (all of them: 100000). */
 export const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
-export const CAP = Number(process.env.FUZZ_CAP ?? 70);
+export const CAP = Number(process.env.FUZZ_CAP ?? 60);
 
 export interface Answer {
   status: number;
