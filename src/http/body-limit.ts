@@ -83,29 +83,47 @@ export function parseApiBody(request: Request, contentType: string | undefined):
  */
 const objectOnly = (v: unknown) => {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return new RefusedBody(badRequest("Invalid request body: must be a JSON object"));
-  const field = illFormedAt(v, "");
+  const field = illFormedAt(v);
   if (field === null) return v;
   return new RefusedBody(
     badRequest(`Invalid body field '${field.toWellFormed()}': contains an unpaired UTF-16 surrogate, which is no character; send well-formed Unicode`),
   );
 };
 
-/** Where the first ill-formed string sits ("metadata.a[2]"), or null. Keys count too. */
-function illFormedAt(v: unknown, path: string): string | null {
-  if (typeof v === "string") return v.isWellFormed() ? null : path;
-  if (v === null || typeof v !== "object") return null;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const at = illFormedAt(v[i], `${path}[${i}]`);
-      if (at !== null) return at;
+/** A value met while walking a body, with how it was reached (its path is spelled only when needed). */
+interface Step {
+  v: unknown;
+  up: Step | null;
+  /** `[2]` for an array item, the key for an object member. */
+  seg: string;
+  isKey: boolean;
+}
+
+const pathOf = (s: Step): string => {
+  let out = "";
+  for (let at: Step | null = s; at?.up; at = at.up) out = at.isKey ? (at.up.up ? `.${at.seg}` : at.seg) + out : at.seg + out;
+  return out;
+};
+
+/**
+ * Where the first ill-formed string sits ("metadata.a[2]"), or null. Keys count too. A loop,
+ * not recursion: JSON nested 50,000 levels deep (valid, and refused later by the field's own
+ * depth rule) overflowed the stack here, and the client was told its JSON was malformed.
+ */
+function illFormedAt(root: unknown): string | null {
+  const stack: Step[] = [{ v: root, up: null, seg: "", isKey: false }];
+  while (stack.length) {
+    const s = stack.pop()!;
+    if (s.isKey && !s.seg.isWellFormed()) return pathOf(s);
+    const v = s.v;
+    if (typeof v === "string") {
+      if (!v.isWellFormed()) return pathOf(s);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], up: s, seg: `[${i}]`, isKey: false });
+    } else if (v !== null && typeof v === "object") {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ v: entries[i]![1], up: s, seg: entries[i]![0], isKey: true });
     }
-    return null;
-  }
-  for (const [k, x] of Object.entries(v)) {
-    const here = path ? `${path}.${k}` : k;
-    if (!k.isWellFormed()) return here;
-    const at = illFormedAt(x, here);
-    if (at !== null) return at;
   }
   return null;
 }

@@ -63,3 +63,16 @@ test("a JWT whose sub, email or name holds half a pair is refused (403), and no 
   const ok = await org.api("POST", "/v1/session/", { corpusIds: [c.body.id] }, { authorization: `Bearer ${await org.jwt({}, { sub: "user 😀" })}` });
   expect([ok.status, ok.body.userId]).toEqual([200, "user 😀"]);
 });
+
+test("the check walks JSON nested 50,000 levels deep: the field's own rule answers, not \"malformed JSON\"", async () => {
+  // Recursive, the walk overflowed the stack on such a body and the client was told its valid JSON was malformed.
+  const deep = (n: number, leaf: string) => '{"a":'.repeat(n) + leaf + "}".repeat(n);
+  expect(await send("POST", "/v1/corpus/", `{"name":"deep","metadata":${deep(50_000, "1")}}`)).toEqual({
+    status: 400,
+    body: { timestamp: expect.any(String), status: 400, error: "Bad Request", path: "/v1/corpus/", message: "Invalid body field 'metadata': must be nested at most 64 levels deep" },
+  });
+  const ignored = await send("POST", "/v1/corpus/", `{"name":"deep","extra":${deep(50_000, "1")}}`);
+  expect([ignored.status, ignored.body.name]).toEqual([200, "deep"]);
+  const half = await send("POST", "/v1/corpus/", `{"name":"deep","extra":${deep(3, '"\\ud800"')}}`);
+  expect([half.status, half.body.message]).toEqual([400, "Invalid body field 'extra.a.a.a': contains an unpaired UTF-16 surrogate, which is no character; send well-formed Unicode"]);
+});
