@@ -83,8 +83,10 @@ export function parseApiBody(request: Request, contentType: string | undefined):
  */
 const objectOnly = (v: unknown) => {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return new RefusedBody(badRequest("Invalid request body: must be a JSON object"));
-  const field = illFormedAt(v);
-  if (field === null) return v;
+  const found = illFormedAt(v);
+  if (found === null) return v;
+  // A path deep in a nested value can be hundreds of thousands of characters: its start is named.
+  const field = found.length > 200 ? `${found.slice(0, 200)}…` : found;
   return new RefusedBody(
     badRequest(`Invalid body field '${field.toWellFormed()}': contains an unpaired UTF-16 surrogate, which is no character; send well-formed Unicode`),
   );

@@ -76,3 +76,11 @@ test("the check walks JSON nested 50,000 levels deep: the field's own rule answe
   const half = await send("POST", "/v1/corpus/", `{"name":"deep","extra":${deep(3, '"\\ud800"')}}`);
   expect([half.status, half.body.message]).toEqual([400, "Invalid body field 'extra.a.a.a': contains an unpaired UTF-16 surrogate, which is no character; send well-formed Unicode"]);
 });
+
+test("a half pair deep in a nested value is named by the start of its path, not by all of it", async () => {
+  // 100,000 levels down, the path alone was 200,000 characters of message.
+  const r = await send("POST", "/v1/corpus/", `{"name":"deep","extra":${'{"a":'.repeat(100_000)}"\\ud800"${"}".repeat(100_000)}}`);
+  expect([r.status, r.body.message]).toEqual([
+    400, `Invalid body field '${`extra${".a".repeat(100_000)}`.slice(0, 200)}…': contains an unpaired UTF-16 surrogate, which is no character; send well-formed Unicode`,
+  ]);
+});
