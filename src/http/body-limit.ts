@@ -28,10 +28,17 @@ const tooLarge = (what: string) => new RefusedBody(new AppError("PAYLOAD_TOO_LAR
 async function readBounded(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | null> {
   const parts: Uint8Array[] = [];
   let n = 0;
-  for await (const chunk of body) {
-    n += chunk.byteLength;
-    if (n > max) return null;
-    parts.push(chunk);
+  // A reader, not `for await`: Bun 1.3's async iterator of a request body threw "undefined is
+  // not a function" once the request had waited on a promise (a JWT seen for the first time is
+  // verified asynchronously), so every such body not declared as JSON was "malformed".
+  const reader = body.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    n += r.value.byteLength;
+    if (n > max) {
+      void reader.cancel().catch(() => {});
+      return null;
+    }
+    parts.push(r.value);
   }
   return Buffer.concat(parts);
 }
