@@ -1,4 +1,5 @@
 import { AppError, badRequest } from "./errors.ts";
+import { MAX_JSON_DEPTH } from "./paging.ts";
 
 /** Largest request body an API route reads. Document bytes go to /storage/, which has its own limit. */
 export const API_BODY_MAX = 16 * 1024 * 1024;
@@ -90,49 +91,53 @@ export function parseApiBody(request: Request, contentType: string | undefined):
  */
 const objectOnly = (v: unknown) => {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return new RefusedBody(badRequest("Invalid request body: must be a JSON object"));
-  const found = illFormedAt(v);
-  if (found === null) return v;
-  // A path deep in a nested value can be hundreds of thousands of characters: its start is named.
-  const field = found.length > 200 ? `${found.slice(0, 200)}…` : found;
-  return new RefusedBody(
-    badRequest(`Invalid body field '${field.toWellFormed()}': contains an unpaired UTF-16 surrogate, which is no character; send well-formed Unicode`),
-  );
+  const fault = firstFault(v);
+  return fault === null ? v : new RefusedBody(badRequest(fault));
 };
 
-/** A value met while walking a body, with how it was reached (its path is spelled only when needed). */
-interface Step {
-  v: unknown;
-  up: Step | null;
-  /** `[2]` for an array item, the key for an object member. */
-  seg: string;
-  isKey: boolean;
+/** An object or array being walked, and which of its members comes next. */
+interface Frame {
+  items: unknown[];
+  keys: string[] | null;
+  next: number;
+  depth: number;
 }
 
-const pathOf = (s: Step): string => {
+/** "metadata.a[2]": the member each frame is at; a path deep in a long key is named by its start. */
+function pathOf(stack: Frame[]): string {
   let out = "";
-  for (let at: Step | null = s; at?.up; at = at.up) out = at.isKey ? (at.up.up ? `.${at.seg}` : at.seg) + out : at.seg + out;
-  return out;
-};
+  for (const [n, f] of stack.entries()) out += f.keys ? (n === 0 ? f.keys[f.next - 1] : `.${f.keys[f.next - 1]}`) : `[${f.next - 1}]`;
+  return (out.length > 200 ? `${out.slice(0, 200)}…` : out).toWellFormed();
+}
+
+const frame = (v: object, depth: number): Frame =>
+  Array.isArray(v) ? { items: v, keys: null, next: 0, depth } : { items: Object.values(v), keys: Object.keys(v), next: 0, depth };
 
 /**
- * Where the first ill-formed string sits ("metadata.a[2]"), or null. Keys count too. A loop,
- * not recursion: JSON nested 50,000 levels deep (valid, and refused later by the field's own
- * depth rule) overflowed the stack here, and the client was told its JSON was malformed.
+ * What is wrong with a parsed body, in words naming the field, or null:
+ * - a string or key holding half of a surrogate pair (see above);
+ * - a field nested more than MAX_JSON_DEPTH levels, the rule of metadata, now of every field.
+ *   Elysia words a refused body by printing it indented, which took time growing with the
+ *   square of its depth: {"chunk":{"a":[[[…]]]}} 20,000 levels deep (40 KB) held the server
+ *   for 20 s, and a scope or corpusIds list 5,000 deep overflowed the stack (500).
+ * A loop over frames, not recursion, so any depth is walked in memory proportional to it.
  */
-function illFormedAt(root: unknown): string | null {
-  const stack: Step[] = [{ v: root, up: null, seg: "", isKey: false }];
+function firstFault(root: object): string | null {
+  const stack = [frame(root, 0)];
   while (stack.length) {
-    const s = stack.pop()!;
-    if (s.isKey && !s.seg.isWellFormed()) return pathOf(s);
-    const v = s.v;
-    if (typeof v === "string") {
-      if (!v.isWellFormed()) return pathOf(s);
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], up: s, seg: `[${i}]`, isKey: false });
-    } else if (v !== null && typeof v === "object") {
-      const entries = Object.entries(v);
-      for (let i = entries.length - 1; i >= 0; i--) stack.push({ v: entries[i]![1], up: s, seg: entries[i]![0], isKey: true });
+    const f = stack[stack.length - 1]!;
+    if (f.next >= f.items.length) {
+      stack.pop();
+      continue;
     }
+    const i = f.next++;
+    const x = f.items[i];
+    if ((f.keys && !f.keys[i]!.isWellFormed()) || (typeof x === "string" && !x.isWellFormed())) {
+      return `Invalid body field '${pathOf(stack)}': contains an unpaired UTF-16 surrogate, which is no character; send well-formed Unicode`;
+    }
+    if (x === null || typeof x !== "object") continue;
+    if (f.depth + 1 > MAX_JSON_DEPTH) return `Invalid body field '${pathOf(stack.slice(0, 1))}': must be nested at most ${MAX_JSON_DEPTH} levels deep`;
+    stack.push(frame(x, f.depth + 1));
   }
   return null;
 }
