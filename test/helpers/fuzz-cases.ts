@@ -200,6 +200,8 @@ export function generate(w: World, op: Op, rnd: () => number, cap: number): Case
       const missing = { ...make(`body ${k}: missing`, { body: b }), field: k, invalid: bodySchema.required?.includes(k) };
       (missing.invalid ? must : cases).push(missing);
       for (const [label, v] of anyValues(huge)) withField(label, v);
+      const deepField = JSON.stringify({ ...baseBody(), [k]: "DEEP" }).replace('"DEEP"', deepText(10_000));
+      cases.push({ ...make(`body ${k}: nested 10k levels`, { raw: deepField }), field: k, invalid: true });
       const c = core(s);
       if (c.maxLength !== undefined) withField("one past maxLength", "m".repeat(c.maxLength + 1));
       if (c.minimum !== undefined) withField("below minimum", c.minimum - 1);
@@ -229,6 +231,8 @@ export function generate(w: World, op: Op, rnd: () => number, cap: number): Case
       }
       if (c.type === "object") {
         withField("65 levels", nested(64));
+        const deep = JSON.stringify({ ...baseBody(), [k]: "DEEP" }).replace('"DEEP"', `{"a":${deepText(50_000)}}`);
+        cases.push({ ...make(`body ${k}: 50k levels`, { raw: deep }), field: k, invalid: true });
         withField("over 64k chars", { big: "b".repeat(70_000) });
         withField("unicode keys", { "\u202e": 1, "a\u0000b": 2, "😀": 3, "": 4, "a.b": 5, $where: 6 });
       }
@@ -240,8 +244,9 @@ export function generate(w: World, op: Op, rnd: () => number, cap: number): Case
     for (const [label, raw] of [
       ["truncated", good.slice(0, -1)], ["single quotes", good.replaceAll('"', "'")], ["trailing comma", good.slice(0, -1) + ",}"],
       ["two objects", good + good], ["trailing garbage", good + "x"], ["null", "null"], ["array", "[]"], ["number", "123"], ["string", '"s"'],
-      ["NUL byte", "\u0000"], ["deep nesting (100k)", deepText(100_000)], ["deep object", '{"a":' + deepText(100_000) + "}"],
+      ["NUL byte", "\u0000"], ["deep nesting (100k)", deepText(100_000)],
     ] as [string, string][]) whole(label, raw);
+    whole("extra field nested 100k levels", good.replace(/^\{/, `{"zzz":${deepText(100_000)},`));
     whole("1e400 literal in an extra field", good.replace(/^\{/, '{"zzz":1e400,'), {}, false);
     whole("duplicate extra keys", good.replace(/^\{/, '{"zzz":1,"zzz":2,'), {}, false);
     whole("invalid UTF-8 in a key", new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]));
@@ -256,6 +261,12 @@ export function generate(w: World, op: Op, rnd: () => number, cap: number): Case
     whole("empty", "", {}, !!bodySchema.required?.length);
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/xml", "application/json; charset=utf-16", "multipart/form-data; boundary=x"]) {
       whole(`as ${type}`, good, { "content-type": type }, false);
+    }
+    // A JWT seen for the first time is verified asynchronously, before the body is read.
+    if (!op.widget) {
+      for (const type of ["application/json", "text/plain"]) {
+        must.push({ ...make(`as ${type}, with a JWT not seen before`, { raw: JSON.stringify(baseBody()), headers: { "content-type": type, authorization: `Bearer ${w.freshJwt()}` } }), base: true });
+      }
     }
     whole("form fields as form type", "name=x&corpusId=y", { "content-type": "application/x-www-form-urlencoded" });
     whole("multipart body", '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--x--\r\n', { "content-type": "multipart/form-data; boundary=x" });

@@ -26,6 +26,8 @@ export interface World extends AsyncDisposable {
   a: Org;
   b: Org;
   jwtA: string;
+  /** A JWT of organization A the server has not seen yet (from a pool minted at the start). */
+  freshJwt(): string;
   /** An access token of organization A with the widget's scope set. */
   widgetToken: string;
   /** Access tokens of organization A with one scope only: one of them covers nothing a given operation needs. */
@@ -130,6 +132,12 @@ async function build(k: Kbqa): Promise<World> {
   ]);
 
   const spec = await ok(k.request("GET", "/openapi.json"), "GET /openapi.json");
+  const fresh = await Promise.all(Array.from({ length: 200 }, (_, i) => a.jwt({ fuzz: i })));
+  const freshJwt = () => {
+    const t = fresh.pop();
+    if (!t) throw new Error("fuzz world: out of fresh JWTs");
+    return t;
+  };
   const ids: Record<Kind, Ids> = {
     corpus: { keep: c1, victim: { "PATCH /v1/corpus/{corpusId}": c2, "PUT /v1/corpus/{corpusId}": c2, "DELETE /v1/corpus/{corpusId}": c3 }, deleted: c4, other: cb, odd: [] },
     doc: {
@@ -162,5 +170,5 @@ async function build(k: Kbqa): Promise<World> {
   };
 
   const abs = (u: string) => (u.startsWith("http") ? u : k.url + u);
-  return { k, a, b, jwtA, widgetToken, narrowTokens: { config, usage }, spec, storage: { download: abs(download), upload: abs(upload) }, ids, snapshot, [Symbol.asyncDispose]: () => k.stop().then(() => {}) };
+  return { k, a, b, jwtA, freshJwt, widgetToken, narrowTokens: { config, usage }, spec, storage: { download: abs(download), upload: abs(upload) }, ids, snapshot, [Symbol.asyncDispose]: () => k.stop().then(() => {}) };
 }
