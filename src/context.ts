@@ -25,6 +25,8 @@ export interface AppContext {
   vectorDrops?: { kick(): void };
   /** Marks the chunks of a deleted corpus' documents now instead of at its next poll (documents/chunk-drops.ts); set in server.ts. */
   chunkDrops?: { kick(): void };
+  /** Marks the documents and sessions of a deleted corpus now instead of at its next poll (corpus/drops.ts); set in server.ts. */
+  corpusDrops?: { kick(): void };
   /** Tells the ingestion scheduler a job was queued, so it need not wait for its next poll. */
   wakeIngestion?: () => void;
   /** Whether ingestion has no job in flight (idle-time maintenance waits for it); set with wakeIngestion. */

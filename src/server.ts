@@ -10,6 +10,7 @@ import { FsBlobStore } from "./store/fs-blob.ts";
 import { sweepTemps } from "./store/temp-sweep.ts";
 import { startVectorDrops } from "./documents/vector-drops.ts";
 import { startChunkDrops } from "./documents/chunk-drops.ts";
+import { startCorpusDrops } from "./corpus/drops.ts";
 import { openVectorIndex, startIngestion, startVectorIndexing } from "./ingest/start.ts";
 import { join } from "node:path";
 import { startIdleMaintenance } from "./runtime/idle.ts";
@@ -57,6 +58,13 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   const chunkDrops = startChunkDrops(db, stderrLogger);
   ctx.chunkDrops = chunkDrops;
   closers.push(() => chunkDrops.close());
+  // Marking a corpus' documents records their chunk and vector drops: those loops start on them at once.
+  const corpusDrops = startCorpusDrops(db, stderrLogger, () => {
+    chunkDrops.kick();
+    drops.kick();
+  });
+  ctx.corpusDrops = corpusDrops;
+  closers.push(() => corpusDrops.close());
   const services = await buildServices(ctx);
   let touch = () => {}; // the idle timer below needs the app, the app's request hook needs the timer
   const app = buildApp(ctx, services, () => touch());

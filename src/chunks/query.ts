@@ -3,6 +3,7 @@ import { offsetOf } from "../http/paging.ts";
 import { bytesOf, EMPTY, intersect, ofSeq, readTerm, rowidsOf, termSize, union, wordCount, type Words } from "./bits.ts";
 import { indexCache, type IndexCache } from "./index-cache.ts";
 import { ALL } from "./terms.ts";
+import { liveCorpus } from "../corpus/drops.ts";
 
 /**
  * The chunk search engine. Order: doc_seq (commit order of the document's chunk set, see
@@ -58,7 +59,8 @@ interface Groups {
   to: number[];
 }
 
-const LIVE = "d.org_id = $org AND d.deleted_at IS NULL AND d.status = 'READY' AND d.generation = k.generation";
+// The corpus too: a deleted corpus' documents are marked deleted in the background (corpus/drops.ts).
+const LIVE = `d.org_id = $org AND d.deleted_at IS NULL AND d.status = 'READY' AND d.generation = k.generation AND ${liveCorpus("d")}`;
 
 /** A term's words are cached whole up to this many; a larger one is read only for the chunk sets still in play. */
 const WHOLE = 1 << 16;
@@ -210,12 +212,12 @@ const rowids = (g: Groups, a: number, b: number) => {
   return out;
 };
 
-/** The organization's live chunk sets (the document's current one, READY and undeleted) with their corpus. */
+/** The organization's live chunk sets (the document's current one, READY and undeleted, its corpus live) with their corpus. */
 function liveSets(db: Db, orgId: string): { value: Map<number, string>; bytes: number } {
   const rows = db
     .query<[number, string], [string]>(
       `SELECT k.doc_seq, d.corpus_id FROM documents d JOIN chunk_sets k ON k.document_id = d.id AND k.generation = d.generation
-       WHERE d.org_id = ? AND d.deleted_at IS NULL AND d.status = 'READY'`,
+       WHERE d.org_id = ? AND d.deleted_at IS NULL AND d.status = 'READY' AND ${liveCorpus("d")}`,
     )
     .values(orgId) as [number, string][];
   return { value: new Map(rows), bytes: rows.length * 64 };

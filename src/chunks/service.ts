@@ -112,8 +112,10 @@ export function chunkService(db: Db, clock: Clock, vectors: () => VectorIndex | 
   const load = (orgId: string, id: string) => {
     const r = db
       .query<ChunkRow & { generation: number; deleted_at: number | null; d_generation: number | null; d_deleted: number | null; d_status: string | null }, [string, string]>(
-        `SELECT c.rowid, c.*, d.generation AS d_generation, d.deleted_at AS d_deleted, d.status AS d_status
+        // A document of a deleted corpus counts as deleted, marked or not (corpus/drops.ts).
+        `SELECT c.rowid, c.*, d.generation AS d_generation, COALESCE(d.deleted_at, k.deleted_at) AS d_deleted, d.status AS d_status
          FROM chunks c LEFT JOIN documents d ON d.id = c.document_id AND d.org_id = c.org_id
+           LEFT JOIN corpora k ON k.id = d.corpus_id AND k.org_id = d.org_id
          WHERE c.org_id = ? AND c.id = ?`,
       )
       .get(orgId, id);

@@ -11,4 +11,16 @@ export const migrations: Migration[] = [
       CREATE INDEX corpora_org ON corpora(org_id, deleted_at, created_at, id);
     `,
   },
+  {
+    // Deleted corpora whose documents and sessions are still to mark deleted (corpus/drops.ts),
+    // in the background in small transactions instead of inside the corpus deletion. A data
+    // directory that has this migration is refused by older builds (store/db.ts): they would
+    // show the unmarked documents of a deleted corpus as live.
+    id: "corpus-002",
+    sql: `
+      CREATE TABLE corpus_drops (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, org_id TEXT NOT NULL, corpus_id TEXT NOT NULL, created_at INTEGER NOT NULL);
+      CREATE INDEX corpus_drops_org ON corpus_drops(org_id, corpus_id);
+    `,
+  },
 ];

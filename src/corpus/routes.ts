@@ -40,8 +40,7 @@ export function corpusRoutes(ctx: AppContext, corpora: CorpusService) {
       "/:corpusId",
       ({ principal, params }) => {
         corpora.remove(principal.orgId, principal.userId, params.corpusId);
-        ctx.chunkDrops?.kick();
-        ctx.vectorDrops?.kick();
+        ctx.corpusDrops?.kick();
         return ack(`Corpus ${params.corpusId} deleted`, ctx.clock.now());
       },
       { params: Id, response: Ack, detail: { summary: "Delete a corpus (soft), cascading to its documents, chunks and sessions" } },

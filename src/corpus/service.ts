@@ -5,6 +5,7 @@ import { iso, type Clock } from "../store/time.ts";
 import { notFound } from "../http/errors.ts";
 import { offsetOf, type Paging } from "../http/paging.ts";
 import { recordUsage } from "../usage/record.ts";
+import { recordCorpusDrop } from "./drops.ts";
 
 export interface CorpusView {
   id: string;
@@ -34,14 +35,12 @@ const view = (r: Row): CorpusView => ({
 });
 
 /**
- * Soft-deleting a corpus hides what hangs off it. Domains that own such rows register their
- * statement here (documents, sessions); each runs in the corpus deletion transaction. The
- * chunks are marked in the background (documents/chunk-drops.ts, registered by
- * documents/cascade.ts): their documents' deletion already hides them from every reader.
+ * Soft-deleting a corpus hides what hangs off it. Domains that own such rows register here the
+ * statements that must run in the corpus deletion transaction (usage events, grouped: documents,
+ * sessions); the rows themselves are marked deleted in the background (drops.ts, CORPUS_MARKS),
+ * since the corpus' deletion already hides them from every reader.
  */
-export const CORPUS_CASCADE: string[] = [
-  "UPDATE documents SET deleted_at = $now WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL",
-];
+export const CORPUS_CASCADE: string[] = [];
 
 export function corpusService(db: Db, clock: Clock) {
   const get = (orgId: string, id: string): Row | null =>
@@ -113,6 +112,7 @@ export function corpusService(db: Db, clock: Clock) {
         if (!r) throw notFound("Corpus");
         db.query("UPDATE corpora SET deleted_at = ? WHERE org_id = ? AND id = ?").run(now, orgId, id);
         for (const sql of CORPUS_CASCADE) db.query(sql).run({ now, org: orgId, corpus: id });
+        recordCorpusDrop(db, { orgId, corpusId: id, at: now });
         recordUsage(db, orgId, { metric: "corpora", op: "removed", amount: 1, at: now, userId, corpusId: id });
       })();
     },

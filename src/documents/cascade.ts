@@ -1,20 +1,50 @@
+import type { Db } from "../store/db.ts";
 import { CORPUS_CASCADE } from "../corpus/service.ts";
-import { CORPUS_VECTOR_DROPS } from "./vector-drops.ts";
-import { CORPUS_CHUNK_DROPS } from "./chunk-drops.ts";
+import { CORPUS_MARKS, type CorpusDrop } from "../corpus/drops.ts";
+import { bump } from "../chunks/epochs-sql.ts";
 
 /**
- * Deleting a corpus soft-deletes its documents (a statement already in CORPUS_CASCADE); their
- * stored bytes stop counting at that moment. This must run before that statement, while the
- * documents are still live, hence unshift. Registered once, at import.
+ * Deleting a corpus removes its documents at that moment (every reader requires a live corpus:
+ * corpus/drops.ts liveCorpus), so their stored bytes stop counting then. One event per user who
+ * filed documents in the corpus, with the sum of their sizes: the reports sum amounts per day,
+ * user and corpus, so they read exactly as with one event per document, and the transaction
+ * reads the documents instead of writing an event (and its rollup trigger) for each. Registered
+ * once, at import.
  */
 const STORAGE_REMOVED = `INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
-  SELECT org_id, $now, 'storage', 'removed', size, user_id, corpus_id, 'document' FROM documents
-  WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL AND size > 0`;
+  SELECT $org, $now, 'storage', 'removed', sum(size), user_id, $corpus, 'document' FROM documents
+  WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL AND size > 0 GROUP BY user_id`;
 
-if (!CORPUS_CASCADE.includes(STORAGE_REMOVED)) CORPUS_CASCADE.unshift(STORAGE_REMOVED);
+if (!CORPUS_CASCADE.includes(STORAGE_REMOVED)) CORPUS_CASCADE.push(STORAGE_REMOVED);
 
-// Also before the documents are marked deleted: their vectors are dropped after the commit.
-if (!CORPUS_CASCADE.includes(CORPUS_VECTOR_DROPS)) CORPUS_CASCADE.unshift(CORPUS_VECTOR_DROPS);
+/**
+ * Which chunk sets are live now depends on the corpus too, and chunk search caches its answers
+ * by the organization's search epoch (chunks/epochs-sql.ts), bumped by writes to documents: the
+ * corpus deletion writes none, so it bumps the epoch itself.
+ */
+const EPOCH_BUMP = bump("$org").replace(/;\s*$/, "");
 
-// Also before the documents are marked deleted: their chunks are marked after the commit, a few at a time.
-if (!CORPUS_CASCADE.includes(CORPUS_CHUNK_DROPS)) CORPUS_CASCADE.unshift(CORPUS_CHUNK_DROPS);
+if (!CORPUS_CASCADE.includes(EPOCH_BUMP)) CORPUS_CASCADE.push(EPOCH_BUMP);
+
+/**
+ * The background part (corpus/drops.ts): up to `limit` documents of the deleted corpus are marked
+ * deleted as of the corpus' deletion, with the chunk drop (documents/chunk-drops.ts) and the
+ * vector drop (documents/vector-drops.ts) of each in the same transaction.
+ */
+export function markCorpusDocuments(db: Db, d: CorpusDrop, limit: number): number {
+  if (limit <= 0) return 0;
+  const ids = db
+    .query<{ id: string }, [string, string, number]>(
+      "SELECT id FROM documents WHERE org_id = ? AND corpus_id = ? AND deleted_at IS NULL LIMIT ?",
+    )
+    .all(d.orgId, d.corpusId, limit)
+    .map((r) => r.id);
+  if (!ids.length) return 0;
+  const p = { org: d.orgId, at: d.at, ids: JSON.stringify(ids) };
+  db.query("INSERT INTO chunk_drops (org_id, document_id, created_at) SELECT $org, value, $at FROM json_each($ids)").run(p);
+  db.query("INSERT INTO vector_drops (org_id, document_id, generation, created_at) SELECT $org, value, NULL, $at FROM json_each($ids)").run(p);
+  db.query("UPDATE documents SET deleted_at = $at WHERE org_id = $org AND id IN (SELECT value FROM json_each($ids))").run(p);
+  return ids.length;
+}
+
+if (!CORPUS_MARKS.includes(markCorpusDocuments)) CORPUS_MARKS.unshift(markCorpusDocuments);

@@ -4,23 +4,20 @@
  * The corpus deletion transaction used to mark every chunk deleted itself. Each such row runs the
  * metadata index triggers (chunks/bits-sql.ts: clear the chunk's bits, bump the search epoch),
  * about 54 µs a chunk, so a corpus of 500,000 chunks held bun:sqlite, and with it the event
- * loop of the whole server, for half a minute: every request of every organization waited. The
- * transaction now records one drop per document here instead, and this loop carries them out
+ * loop of the whole server, for half a minute: every request of every organization waited. One
+ * drop per document is recorded here instead, when the document is marked deleted (in the
+ * background too: documents/cascade.ts markCorpusDocuments), and this loop carries them out
  * CHUNKS_PER_TURN chunks per transaction, letting requests in between.
  *
  * Nothing reads a chunk as live on its own deleted_at: every reader also requires its document
- * to be live (store/live-chunks.ts for retrieval and citations, chunks/query.ts's live sets, the
- * chunk GET/PATCH/DELETE check, reembed.ts), and the documents are marked deleted in the
- * deletion transaction, so the answers do not change while the drops are pending. A stop or a
- * crash leaves the rest of the list for the next start.
+ * to be live, and its corpus (store/live-chunks.ts for retrieval and citations, chunks/query.ts's
+ * live sets, the chunk GET/PATCH/DELETE check, reembed.ts), and the corpus is marked deleted in
+ * the deletion transaction, so the answers do not change while the drops are pending. A stop or
+ * a crash leaves the rest of the list for the next start.
  */
 import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
 import { startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
-
-/** The drop of a deleted corpus' documents' chunks, run in the corpus deletion transaction before they are marked deleted (cascade.ts). */
-export const CORPUS_CHUNK_DROPS = `INSERT INTO chunk_drops (org_id, document_id, created_at)
-  SELECT org_id, id, $now FROM documents WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL`;
 
 /**
  * Chunks marked deleted per transaction: 70–110 ms of event loop with the index triggers

@@ -2,6 +2,7 @@ import type { Db } from "../store/db.ts";
 import { fromJson } from "../store/db.ts";
 import { iso, isoOrUndef } from "../store/time.ts";
 import { notFound } from "../http/errors.ts";
+import { liveCorpus } from "../corpus/drops.ts";
 
 export const STATUSES = ["AWAITING_UPLOAD", "PROCESSING", "READY", "FAILED", "PENDING"] as const;
 export type DocStatus = (typeof STATUSES)[number];
@@ -91,9 +92,11 @@ export function view(r: DocRow): DocumentView {
   return v;
 }
 
-/** The live document of the organization; another organization's or a deleted one is absent. */
+/** The live document of the organization; another organization's, a deleted one or one of a deleted corpus is absent. */
 export function findRow(db: Db, orgId: string, id: string): DocRow | null {
-  return db.query<DocRow, [string, string]>("SELECT * FROM documents WHERE org_id = ? AND id = ? AND deleted_at IS NULL").get(orgId, id);
+  return db
+    .query<DocRow, [string, string]>(`SELECT * FROM documents d WHERE d.org_id = ? AND d.id = ? AND d.deleted_at IS NULL AND ${liveCorpus("d")}`)
+    .get(orgId, id);
 }
 
 export function getRow(db: Db, orgId: string, id: string): DocRow {

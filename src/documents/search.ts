@@ -62,6 +62,10 @@ export function filenameRange(q: string): { lo: string; hi: string } | undefined
  * default to ascending.
  */
 export function searchDocuments(db: Db, orgId: string, f: DocFilter, p: Paging): DocPage {
+  // A deleted corpus' documents may not be marked yet (corpus/drops.ts): it holds none.
+  if (!db.query("SELECT 1 FROM corpora WHERE org_id = ? AND id = ? AND deleted_at IS NULL").get(orgId, f.corpusId)) {
+    return { corpusId: f.corpusId, pageIndex: p.pageIndex, pageSize: p.pageSize, total: 0, items: [] };
+  }
   const q = documentSearchSql(orgId, f, p);
   const total = db.query<{ n: number }, [Record<string, string | number>]>(q.count).get(q.params)!.n;
   const rows = db.query<DocRow, [Record<string, string | number>]>(q.page).all(q.pageParams);

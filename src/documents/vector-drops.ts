@@ -12,10 +12,6 @@ import type { Db } from "../store/db.ts";
 import type { VectorIndex } from "../store/vector.ts";
 import { startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
 
-/** The drop of a deleted corpus' documents, run in the corpus deletion transaction before they are marked deleted (cascade.ts). */
-export const CORPUS_VECTOR_DROPS = `INSERT INTO vector_drops (org_id, document_id, generation, created_at)
-  SELECT org_id, id, NULL, $now FROM documents WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL`;
-
 /** Inside the removing transaction. `generation` null drops every generation (the document is gone). */
 export function recordVectorDrop(db: Db, orgId: string, documentId: string, generation: number | null, now: number): void {
   db.query("INSERT INTO vector_drops (org_id, document_id, generation, created_at) VALUES (?, ?, ?, ?)").run(orgId, documentId, generation, now);

@@ -10,6 +10,7 @@ import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "../store/db.ts";
 import { insertChunkSets } from "../chunks/bulk.ts";
 import { recordUsage } from "../usage/record.ts";
+import { liveCorpus } from "../corpus/drops.ts";
 import { enqueuePreviews, wantsPreviews } from "./preview-jobs.ts";
 
 const statements = new WeakMap<Db, Map<string, Statement>>();
@@ -81,10 +82,13 @@ export interface ReadyFields {
   markdown?: string;
 }
 
+/** deleted_at is the corpus' when the corpus is deleted: its documents are marked in the background (corpus/drops.ts). */
 export function loadDoc(db: Db, orgId: string, docId: string): DocRow | null {
   return sql<DocRow, [string, string]>(db,
-    `SELECT id, org_id, corpus_id, content_type, status, generation, deleted_at, chunk, lang, user_id, blob_key, size, nb_pages
-     FROM documents WHERE org_id = ? AND id = ?`,
+    `SELECT d.id, d.org_id, d.corpus_id, d.content_type, d.status, d.generation,
+       COALESCE(d.deleted_at, (SELECT k.deleted_at FROM corpora k WHERE k.id = d.corpus_id AND k.org_id = d.org_id)) AS deleted_at,
+       d.chunk, d.lang, d.user_id, d.blob_key, d.size, d.nb_pages
+     FROM documents d WHERE d.org_id = ? AND d.id = ?`,
   ).get(orgId, docId);
 }
 
@@ -194,7 +198,7 @@ export function recoverJobs(db: Db, now: number, busy: Iterable<string> = []): {
     const enqueued = sql(db,
       `INSERT INTO jobs (org_id, document_id, generation, state, attempts, created_at)
        SELECT d.org_id, d.id, d.generation, 'queued', 0, ? FROM documents d
-       WHERE d.status = 'PROCESSING' AND d.deleted_at IS NULL AND NOT EXISTS (
+       WHERE d.status = 'PROCESSING' AND d.deleted_at IS NULL AND ${liveCorpus("d")} AND NOT EXISTS (
          SELECT 1 FROM jobs j WHERE j.document_id = d.id AND j.generation = d.generation AND j.state IN ('queued', 'running'))
        ORDER BY d.created_at, d.id`,
     ).run(now).changes;

@@ -19,6 +19,7 @@
 import type { Logger } from "../context.ts";
 import type { ModelRegistry } from "../models/registry.ts";
 import type { Db } from "../store/db.ts";
+import { liveCorpus } from "../corpus/drops.ts";
 import {
   abandonBuild, beginBuild, clearRetired, completeBuild, readIndexState, recordActive, recordProgress, type IndexState,
 } from "../store/index-state.ts";
@@ -44,8 +45,8 @@ const GRACE_MS = 10_000;
 const RETRY_MS = 30_000;
 const LOG_EVERY_MS = 5_000;
 
-/** Chunks that belong in an index: not deleted, of an undeleted document, of its current generation. */
-const KEEP = "c.deleted_at IS NULL AND d.deleted_at IS NULL AND c.generation = d.generation";
+/** Chunks that belong in an index: not deleted, of an undeleted document of a live corpus, of its current generation. */
+const KEEP = `c.deleted_at IS NULL AND d.deleted_at IS NULL AND c.generation = d.generation AND ${liveCorpus("d")}`;
 const FROM = "FROM chunks c JOIN documents d ON d.id = c.document_id AND d.org_id = c.org_id";
 
 interface ChunkRow { id: string; org_id: string; corpus_id: string; document_id: string; generation: number; body: string | null }

@@ -6,6 +6,7 @@ import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { offsetOf, requireDepth, type Paging } from "../http/paging.ts";
 import { recordUsage } from "../usage/record.ts";
 import { CORPUS_CASCADE, corpusService } from "../corpus/service.ts";
+import { CORPUS_MARKS, dropsPending, type CorpusDrop } from "../corpus/drops.ts";
 import { contains, pairMatches, prefilter } from "./match.ts";
 
 export interface SessionView {
@@ -64,21 +65,47 @@ interface Row {
 }
 
 /**
- * Deleting a corpus soft-deletes every live session bound to it (the spec's "cascades to … sessions",
- * read literally: one deleted corpus is enough, even when the session names others). The usage
- * event is written first, while the sessions are still live; it carries the session's first corpus,
- * like the "created" event did.
+ * Deleting a corpus deletes every live session bound to it (the spec's "cascades to … sessions",
+ * read literally: one deleted corpus is enough, even when the session names others). A session
+ * is live only while every corpus it is bound to is (BOUND_LIVE), so it is gone at the moment of
+ * the deletion; its row is marked in the background (markCorpusSessions, corpus/drops.ts).
+ *
+ * The usage events are written in the deletion transaction, one per owner and first corpus with
+ * the count (the reports sum amounts, so they read as with one event per session); like the
+ * "created" event, they carry the session's first corpus. A session already gone with another
+ * deleted corpus, its row not yet marked, was counted then.
  */
 CORPUS_CASCADE.push(
   `INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
-     SELECT s.org_id, $now, 'sessions', 'removed', 1, s.user_id,
-            (SELECT f.corpus_id FROM session_corpora f WHERE f.session_id = s.id ORDER BY f.pos LIMIT 1), NULL
+     SELECT $org, $now, 'sessions', 'removed', count(*), s.user_id,
+            (SELECT f.corpus_id FROM session_corpora f WHERE f.session_id = s.id ORDER BY f.pos LIMIT 1) AS first, NULL
      FROM sessions s JOIN session_corpora sc ON sc.session_id = s.id
-     WHERE sc.org_id = $org AND sc.corpus_id = $corpus AND s.org_id = $org AND s.deleted_at IS NULL`,
-  `UPDATE sessions SET deleted_at = $now
-     WHERE org_id = $org AND deleted_at IS NULL
-       AND id IN (SELECT session_id FROM session_corpora WHERE org_id = $org AND corpus_id = $corpus)`,
+     WHERE sc.org_id = $org AND sc.corpus_id = $corpus AND s.org_id = $org AND s.deleted_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM session_corpora o JOIN corpora c ON c.id = o.corpus_id
+                       WHERE o.session_id = s.id AND o.corpus_id != $corpus AND c.deleted_at IS NOT NULL)
+     GROUP BY s.user_id, first`,
 );
+
+/** Up to `limit` sessions bound to the deleted corpus, marked deleted as of its deletion. */
+export function markCorpusSessions(db: Db, d: CorpusDrop, limit: number): number {
+  if (limit <= 0) return 0;
+  db.query(
+    `UPDATE sessions SET deleted_at = $at WHERE rowid IN (
+       SELECT s.rowid FROM session_corpora sc JOIN sessions s ON s.id = sc.session_id
+       WHERE sc.org_id = $org AND sc.corpus_id = $corpus AND s.org_id = $org AND s.deleted_at IS NULL LIMIT $limit)`,
+  ).run({ at: d.at, org: d.orgId, corpus: d.corpusId, limit });
+  return db.query<{ n: number }, []>("SELECT changes() AS n").get()!.n;
+}
+
+if (!CORPUS_MARKS.includes(markCorpusSessions)) CORPUS_MARKS.push(markCorpusSessions);
+
+/**
+ * A session bound to a deleted corpus is gone even before its row is marked. Such a session
+ * exists only while a drop of its organization is pending (corpus/drops.ts), so searches add this
+ * condition only then; the lookup of one session always does.
+ */
+const BOUND_LIVE = `NOT EXISTS (SELECT 1 FROM session_corpora bc JOIN corpora bk ON bk.id = bc.corpus_id
+  WHERE bc.session_id = s.id AND bk.deleted_at IS NOT NULL)`;
 
 /** The route schemas check this too; the widget and any other caller must not store what search cannot read. */
 function checkDepth(metadata: Record<string, unknown> | undefined) {
@@ -95,7 +122,9 @@ export function sessionService(db: Db, clock: Clock) {
    * another user, auth/jwt.ts confinedTo): another user's session is then as if it did not exist.
    */
   const row = (orgId: string, id: string, owner?: string): Row | null => {
-    const r = db.query<Row, [string, string]>("SELECT * FROM sessions WHERE org_id = ? AND id = ? AND deleted_at IS NULL").get(orgId, id);
+    const r = db
+      .query<Row, [string, string]>(`SELECT * FROM sessions s WHERE s.org_id = ? AND s.id = ? AND s.deleted_at IS NULL AND ${BOUND_LIVE}`)
+      .get(orgId, id);
     return r && (owner === undefined || r.user_id === owner) ? r : null;
   };
 
@@ -136,6 +165,7 @@ export function sessionService(db: Db, clock: Clock) {
     const filters: AppliedFilters = {};
     const where = ["s.org_id = ?", "s.deleted_at IS NULL"];
     const args: string[] = [orgId];
+    if (dropsPending(db, orgId)) where.push(BOUND_LIVE);
     if (owner !== undefined) {
       // Not echoed in `filters`: it is the credential's limit, not a filter the caller chose.
       where.push("s.user_id = ?");

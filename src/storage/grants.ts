@@ -1,4 +1,5 @@
 import type { Db } from "../store/db.ts";
+import { liveCorpus } from "../corpus/drops.ts";
 
 /**
  * Upload grants: one row per issued PUT URL. A PUT claims its grant before writing, so exactly
@@ -50,7 +51,8 @@ export function claimGrant(db: Db, nonce: string, key: string, now: number): boo
       `UPDATE upload_grants SET claimed_at = ?
        WHERE nonce = ? AND blob_key = ? AND completed_at IS NULL
          AND EXISTS (SELECT 1 FROM documents d WHERE d.id = upload_grants.document_id AND d.org_id = upload_grants.org_id
-                     AND d.deleted_at IS NULL AND d.status = 'AWAITING_UPLOAD' AND d.generation = upload_grants.generation)`,
+                     AND d.deleted_at IS NULL AND d.status = 'AWAITING_UPLOAD' AND d.generation = upload_grants.generation
+                     AND ${liveCorpus("d")})`,
     )
     .run(now, nonce, key);
   if (r.changes !== 1) return false;
@@ -151,7 +153,7 @@ export function keyDocument(db: Db, key: string): { generation: number; filename
   if (!m) return null;
   return db
     .query<{ generation: number; filename: string }, [string, string]>(
-      "SELECT generation, filename FROM documents WHERE org_id = ? AND id = ? AND deleted_at IS NULL",
+      `SELECT generation, filename FROM documents d WHERE d.org_id = ? AND d.id = ? AND d.deleted_at IS NULL AND ${liveCorpus("d")}`,
     )
     .get(m[1]!, m[2]!);
 }
