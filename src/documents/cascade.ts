@@ -33,9 +33,10 @@ if (!CORPUS_CASCADE.includes(EPOCH_BUMP)) CORPUS_CASCADE.push(EPOCH_BUMP);
  */
 export function markCorpusDocuments(db: Db, d: CorpusDrop, limit: number): number {
   if (limit <= 0) return 0;
+  // Oldest first, in documents_corpus order (no sort).
   const ids = db
     .query<{ id: string }, [string, string, number]>(
-      "SELECT id FROM documents WHERE org_id = ? AND corpus_id = ? AND deleted_at IS NULL LIMIT ?",
+      "SELECT id FROM documents WHERE org_id = ? AND corpus_id = ? AND deleted_at IS NULL ORDER BY created_at, id LIMIT ?",
     )
     .all(d.orgId, d.corpusId, limit)
     .map((r) => r.id);

@@ -92,7 +92,7 @@ export function markCorpusSessions(db: Db, d: CorpusDrop, limit: number): number
   db.query(
     `UPDATE sessions SET deleted_at = $at WHERE rowid IN (
        SELECT s.rowid FROM session_corpora sc JOIN sessions s ON s.id = sc.session_id
-       WHERE sc.org_id = $org AND sc.corpus_id = $corpus AND s.org_id = $org AND s.deleted_at IS NULL LIMIT $limit)`,
+       WHERE sc.org_id = $org AND sc.corpus_id = $corpus AND s.org_id = $org AND s.deleted_at IS NULL ORDER BY sc.rowid LIMIT $limit)`,
   ).run({ at: d.at, org: d.orgId, corpus: d.corpusId, limit });
   return db.query<{ n: number }, []>("SELECT changes() AS n").get()!.n;
 }
