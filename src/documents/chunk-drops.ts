@@ -20,9 +20,9 @@ import type { Db } from "../store/db.ts";
 import { startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
 
 /**
- * Chunks marked deleted per transaction: 70–110 ms of event loop with the index triggers
- * (measured: 100–150 µs a chunk one document at a time, against 54 µs in one corpus-wide UPDATE;
- * the price of letting requests in between).
+ * Chunks marked deleted per transaction: their index triggers cost about 54 µs a chunk, so a
+ * turn holds the event loop for a few tens of milliseconds (the price of letting requests in
+ * between; one corpus-wide UPDATE was cheaper per chunk but held it for the whole corpus).
  */
 export const CHUNKS_PER_TURN = 500;
 const POLL_MS = 2000;
@@ -37,22 +37,23 @@ export function dropChunksTurn(db: Db, limit = CHUNKS_PER_TURN): { chunks: numbe
         "SELECT id, org_id, document_id, created_at FROM chunk_drops ORDER BY id LIMIT ?",
       )
       .all(Math.max(1, Math.min(limit, 500)));
-    // rowid range of the document's live chunks, cut to what is left of this turn's budget.
-    const mark = db.query<unknown, [number, string, string, number]>(
-      `UPDATE chunks SET deleted_at = ? WHERE rowid IN (
-         SELECT rowid FROM chunks WHERE org_id = ? AND document_id = ? AND deleted_at IS NULL LIMIT ?)`,
+    // The rowids first, then an UPDATE by rowid only when there are any. One UPDATE … WHERE rowid
+    // IN (SELECT … LIMIT ?) per document cost 1.7 ms even when it matched nothing (an ephemeral
+    // table and a Bloom filter per run): a turn of 500 documents of few or no chunks held the
+    // event loop for 0.9 s. Selecting costs 0.03 ms a document.
+    const live = db.query<[number], [string, string, number]>(
+      "SELECT rowid FROM chunks WHERE org_id = ? AND document_id = ? AND deleted_at IS NULL LIMIT ?",
     );
+    const mark = db.query<unknown, [number, string]>("UPDATE chunks SET deleted_at = ? WHERE rowid IN (SELECT value FROM json_each(?))");
     const forget = db.query<unknown, [number]>("DELETE FROM chunk_drops WHERE id = ?");
-    // bun:sqlite's .changes counts the triggers' rows too; changes() counts the statement's own.
-    const changed = db.query<{ n: number }, []>("SELECT changes() AS n");
     let chunks = 0;
     let finished = 0;
     for (const r of rows) {
       const left = limit - chunks;
-      mark.run(r.created_at, r.org_id, r.document_id, left);
-      const n = changed.get()!.n;
-      chunks += n;
-      if (n < left) {
+      const ids = live.values(r.org_id, r.document_id, left).map((v) => v[0]);
+      if (ids.length) mark.run(r.created_at, JSON.stringify(ids));
+      chunks += ids.length;
+      if (ids.length < left) {
         forget.run(r.id);
         finished++;
       } else break; // the budget ran out on this document: it stays for the next turn
