@@ -6,9 +6,11 @@
  * trigger per row) and every session bound to the corpus itself, and to write a usage event for
  * each: about 40 µs a row, 5.5 s at 50,000 documents and 18,000 sessions, during which bun:sqlite,
  * and with it the event loop of the whole server, served no other request of any organization.
- * The transaction now marks the corpus, writes the usage events grouped per user (the reports
- * sum amounts, so they read the same), and records one drop here; this loop marks the rows
- * ROWS_PER_TURN per transaction, as of the deletion's time, letting requests in between.
+ * The transaction now marks the corpus and records one drop here (a constant cost whatever the
+ * corpus holds); this loop marks the rows ROWS_PER_TURN per transaction, as of the deletion's
+ * time, each batch with its usage events (grouped per user: the reports sum amounts, so they end
+ * as before), letting requests in between. Until a drop is done, usage reports count the bytes
+ * and sessions of the rows not yet marked as still there; everything else reads them as gone.
  *
  * Nothing reads a document or a session as live on its own deleted_at while its corpus is
  * deleted: a document needs its corpus live (liveCorpus below, used by every reader of

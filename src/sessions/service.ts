@@ -5,7 +5,7 @@ import { iso, type Clock } from "../store/time.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { offsetOf, requireDepth, type Paging } from "../http/paging.ts";
 import { recordUsage } from "../usage/record.ts";
-import { CORPUS_CASCADE, corpusService } from "../corpus/service.ts";
+import { corpusService } from "../corpus/service.ts";
 import { CORPUS_MARKS, dropsPending, type CorpusDrop } from "../corpus/drops.ts";
 import { contains, pairMatches, prefilter } from "./match.ts";
 
@@ -68,33 +68,35 @@ interface Row {
  * Deleting a corpus deletes every live session bound to it (the spec's "cascades to … sessions",
  * read literally: one deleted corpus is enough, even when the session names others). A session
  * is live only while every corpus it is bound to is (BOUND_LIVE), so it is gone at the moment of
- * the deletion; its row is marked in the background (markCorpusSessions, corpus/drops.ts).
- *
- * The usage events are written in the deletion transaction, one per owner and first corpus with
- * the count (the reports sum amounts, so they read as with one event per session); like the
- * "created" event, they carry the session's first corpus. A session already gone with another
- * deleted corpus, its row not yet marked, was counted then.
+ * the deletion; its row is marked in the background (corpus/drops.ts), up to `limit` at a time,
+ * as of the deletion's time, with its usage in the same transaction: one "removed" event per
+ * owner and first corpus of the batch with the count (the reports sum amounts, so they end as
+ * with one event per session; like the "created" event, it carries the session's first corpus).
+ * Drops are carried out oldest first, so a session bound to two deleted corpora is marked, and
+ * counted, with the first deletion, as when the cascade ran inside it.
  */
-CORPUS_CASCADE.push(
-  `INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
-     SELECT $org, $now, 'sessions', 'removed', count(*), s.user_id,
-            (SELECT f.corpus_id FROM session_corpora f WHERE f.session_id = s.id ORDER BY f.pos LIMIT 1) AS first, NULL
-     FROM sessions s JOIN session_corpora sc ON sc.session_id = s.id
-     WHERE sc.org_id = $org AND sc.corpus_id = $corpus AND s.org_id = $org AND s.deleted_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM session_corpora o JOIN corpora c ON c.id = o.corpus_id
-                       WHERE o.session_id = s.id AND o.corpus_id != $corpus AND c.deleted_at IS NOT NULL)
-     GROUP BY s.user_id, first`,
-);
-
-/** Up to `limit` sessions bound to the deleted corpus, marked deleted as of its deletion. */
 export function markCorpusSessions(db: Db, d: CorpusDrop, limit: number): number {
   if (limit <= 0) return 0;
+  const ids = db
+    .query<[string], [string, string, string, number]>(
+      `SELECT s.id FROM session_corpora sc JOIN sessions s ON s.id = sc.session_id
+       WHERE sc.org_id = ? AND sc.corpus_id = ? AND s.org_id = ? AND s.deleted_at IS NULL ORDER BY sc.rowid LIMIT ?`,
+    )
+    .values(d.orgId, d.corpusId, d.orgId, limit)
+    .map((r) => r[0]);
+  if (!ids.length) return 0;
+  const p = { org: d.orgId, at: d.at, ids: JSON.stringify(ids) };
+  // min(pos) picks the first corpus without sorting each session's bindings (SQLite returns the bare column of that row).
   db.query(
-    `UPDATE sessions SET deleted_at = $at WHERE rowid IN (
-       SELECT s.rowid FROM session_corpora sc JOIN sessions s ON s.id = sc.session_id
-       WHERE sc.org_id = $org AND sc.corpus_id = $corpus AND s.org_id = $org AND s.deleted_at IS NULL ORDER BY sc.rowid LIMIT $limit)`,
-  ).run({ at: d.at, org: d.orgId, corpus: d.corpusId, limit });
-  return db.query<{ n: number }, []>("SELECT changes() AS n").get()!.n;
+    `INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
+       SELECT $org, $at, 'sessions', 'removed', count(*), s.user_id, f.corpus_id, NULL
+       FROM sessions s JOIN (SELECT session_id, corpus_id, min(pos) FROM session_corpora
+                             WHERE session_id IN (SELECT value FROM json_each($ids)) GROUP BY session_id) f ON f.session_id = s.id
+       WHERE s.org_id = $org AND s.id IN (SELECT value FROM json_each($ids))
+       GROUP BY s.user_id, f.corpus_id`,
+  ).run(p);
+  db.query("UPDATE sessions SET deleted_at = $at WHERE org_id = $org AND id IN (SELECT value FROM json_each($ids))").run(p);
+  return ids.length;
 }
 
 if (!CORPUS_MARKS.includes(markCorpusSessions)) CORPUS_MARKS.push(markCorpusSessions);
