@@ -25,9 +25,12 @@ import { startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
 
 /** The pending drop a marking step works on: `at` is the corpus' deletion time. */
 export interface CorpusDrop {
+  id: number;
   orgId: string;
   corpusId: string;
   at: number;
+  /** Where the sessions' marking resumes (sessions/service.ts markCorpusSessions). */
+  sessionsAfter: number;
 }
 
 /**
@@ -48,14 +51,16 @@ export const liveCorpus = (alias: string) =>
   `EXISTS (SELECT 1 FROM corpora lc WHERE lc.id = ${alias}.corpus_id AND lc.org_id = ${alias}.org_id AND lc.deleted_at IS NULL)`;
 
 /**
- * Rows marked per transaction. A document costs about 45 µs (its indexes, the search-epoch
- * trigger, its chunk and vector drops), a session about 10 µs: about 50 ms of event loop a turn.
+ * Rows marked per transaction. A document costs about 45 µs on a quiet machine (its indexes, the
+ * search-epoch trigger, its chunk and vector drops, its share of the usage events), a session
+ * less: a few tens of milliseconds of event loop a turn, and several times that on a loaded one
+ * (scripts/bench-corpus-delete.ts).
  */
-export const ROWS_PER_TURN = 1000;
+export const ROWS_PER_TURN = 500;
 const POLL_MS = 2000;
 
 /** Records the drop; inside the corpus deletion transaction. */
-export function recordCorpusDrop(db: Db, d: CorpusDrop): void {
+export function recordCorpusDrop(db: Db, d: Omit<CorpusDrop, "id" | "sessionsAfter">): void {
   db.query("INSERT INTO corpus_drops (org_id, corpus_id, created_at) VALUES (?, ?, ?)").run(d.orgId, d.corpusId, d.at);
 }
 
@@ -68,12 +73,12 @@ export function dropsPending(db: Db, orgId: string): boolean {
 export function dropCorpusTurn(db: Db, limit = ROWS_PER_TURN): { rows: number; more: boolean } {
   return db.transaction(() => {
     const r = db
-      .query<{ id: number; org_id: string; corpus_id: string; created_at: number }, []>(
-        "SELECT id, org_id, corpus_id, created_at FROM corpus_drops ORDER BY id LIMIT 1",
+      .query<{ id: number; org_id: string; corpus_id: string; created_at: number; sessions_after: number }, []>(
+        "SELECT id, org_id, corpus_id, created_at, sessions_after FROM corpus_drops ORDER BY id LIMIT 1",
       )
       .get();
     if (!r) return { rows: 0, more: false };
-    const drop: CorpusDrop = { orgId: r.org_id, corpusId: r.corpus_id, at: r.created_at };
+    const drop: CorpusDrop = { id: r.id, orgId: r.org_id, corpusId: r.corpus_id, at: r.created_at, sessionsAfter: r.sessions_after };
     let rows = 0;
     for (const mark of CORPUS_MARKS) {
       rows += mark(db, drop, limit - rows);

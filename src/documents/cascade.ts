@@ -31,12 +31,14 @@ export function markCorpusDocuments(db: Db, d: CorpusDrop, limit: number): numbe
     .map((r) => r.id);
   if (!ids.length) return 0;
   const p = { org: d.orgId, corpus: d.corpusId, at: d.at, ids: JSON.stringify(ids) };
+  // `+org_id`: not an index term. Left to itself SQLite walked every document of the organization
+  // by an (org_id, …) index to find the batch's, instead of one primary-key lookup per id.
   db.query(`INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
     SELECT $org, $at, 'storage', 'removed', sum(size), user_id, $corpus, 'document' FROM documents
-    WHERE org_id = $org AND id IN (SELECT value FROM json_each($ids)) AND size > 0 GROUP BY user_id`).run(p);
+    WHERE +org_id = $org AND id IN (SELECT value FROM json_each($ids)) AND size > 0 GROUP BY user_id`).run(p);
   db.query("INSERT INTO chunk_drops (org_id, document_id, created_at) SELECT $org, value, $at FROM json_each($ids)").run(p);
   db.query("INSERT INTO vector_drops (org_id, document_id, generation, created_at) SELECT $org, value, NULL, $at FROM json_each($ids)").run(p);
-  db.query("UPDATE documents SET deleted_at = $at WHERE org_id = $org AND id IN (SELECT value FROM json_each($ids))").run(p);
+  db.query("UPDATE documents SET deleted_at = $at WHERE +org_id = $org AND id IN (SELECT value FROM json_each($ids))").run(p);
   return ids.length;
 }
 
