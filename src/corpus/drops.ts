@@ -56,7 +56,7 @@ export const liveCorpus = (alias: string) =>
  * less: a few tens of milliseconds of event loop a turn, and several times that on a loaded one
  * (scripts/bench-corpus-delete.ts).
  */
-export const ROWS_PER_TURN = 500;
+export const ROWS_PER_TURN = 250;
 const POLL_MS = 2000;
 
 /** Records the drop; inside the corpus deletion transaction. */
