@@ -21,7 +21,7 @@
  */
 import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
-import { startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
+import { nextTurn, startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
 
 /** The pending drop a marking step works on: `at` is the corpus' deletion time. */
 export interface CorpusDrop {
@@ -100,7 +100,7 @@ export function startCorpusDrops(db: Db, log: Logger, marked: () => void): Drain
           any ||= t.rows > 0;
           if (!t.more) break;
           // Requests that arrived during the transaction run before the next one.
-          await new Promise((r) => setImmediate(r));
+          await nextTurn();
         }
       } finally {
         if (any) marked();

@@ -17,7 +17,7 @@
  */
 import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
-import { startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
+import { nextTurn, startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
 
 /**
  * Chunks marked deleted per transaction: their index triggers cost about 54 µs a chunk, so a
@@ -67,7 +67,7 @@ export function startChunkDrops(db: Db, log: Logger): ChunkDrops {
     pass: async (closed) => {
       while (!closed() && dropChunksTurn(db).more) {
         // Requests that arrived during the transaction run before the next one.
-        await new Promise((r) => setImmediate(r));
+        await nextTurn();
       }
     },
     pollMs: POLL_MS,

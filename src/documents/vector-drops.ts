@@ -10,7 +10,7 @@
 import type { Logger } from "../context.ts";
 import type { Db } from "../store/db.ts";
 import type { VectorIndex } from "../store/vector.ts";
-import { startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
+import { nextTurn, startDrainLoop, type DrainLoop } from "../store/drain-loop.ts";
 
 /** Inside the removing transaction. `generation` null drops every generation (the document is gone). */
 export function recordVectorDrop(db: Db, orgId: string, documentId: string, generation: number | null, now: number): void {
@@ -59,6 +59,8 @@ export function startVectorDrops(db: Db, vectors: VectorIndex, log: Logger): Dra
         if (g.generation !== undefined) await vectors.deleteDocument(g.orgId, g.documentIds[0]!, g.generation);
         else if (vectors.deleteDocuments) await vectors.deleteDocuments(g.orgId, g.documentIds);
         else for (const d of g.documentIds) await vectors.deleteDocument(g.orgId, d);
+        // On a turn of its own, not right after another background loop's transaction.
+        await nextTurn();
         db.transaction(() => {
           for (const id of g.ids) forget.run(id);
         })();

@@ -7,6 +7,21 @@ import type { Logger } from "../context.ts";
  * the next one, logged once until a pass succeeds again. `pass` checks `closed()` between steps
  * so that close() waits for one step at most.
  */
+/**
+ * Resolves on a later turn of the event loop than every background turn already waiting here.
+ * Loops that each yielded with setImmediate had their next transactions run back to back in the
+ * same check phase (a corpus turn, then a chunk turn, then a vector pass), and a request arriving
+ * meanwhile waited for all of them: 376 ms at 50,000 documents when the longest single turn took
+ * 198 ms. Chained here, one background step runs per turn of the loop, and requests (I/O) in
+ * between.
+ */
+let gate: Promise<void> = Promise.resolve();
+export function nextTurn(): Promise<void> {
+  const p = gate.then(() => new Promise<void>((r) => setImmediate(r)));
+  gate = p;
+  return p;
+}
+
 export interface DrainLoop {
   kick(): void;
   close(): Promise<void>;
@@ -33,7 +48,7 @@ export function startDrainLoop(o: {
       again = true;
       return;
     }
-    const started = o.deferred ? new Promise((r) => setImmediate(r)).then(() => o.pass(isClosed)) : o.pass(isClosed);
+    const started = o.deferred ? nextTurn().then(() => o.pass(isClosed)) : o.pass(isClosed);
     running = started
       .then(() => {
         if (failing) o.log.info(o.recovered);
