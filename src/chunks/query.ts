@@ -214,16 +214,16 @@ const rowids = (g: Groups, a: number, b: number) => {
 
 /** The organization's live chunk sets (the document's current one, READY and undeleted, its corpus live) with their corpus. */
 function liveSets(db: Db, orgId: string): { value: Map<number, string>; bytes: number } {
-  // The corpus check against the organization's few live corpora, rather than a lookup per document.
-  const corpora = new Set(
-    db.query<[string], [string]>("SELECT id FROM corpora WHERE org_id = ? AND deleted_at IS NULL").values(orgId).map((r) => r[0]),
+  // The corpus check (corpus/drops.ts liveCorpus) against the organization's few deleted corpora, rather than a lookup per document.
+  const deleted = new Set(
+    db.query<[string], [string]>("SELECT id FROM corpora WHERE org_id = ? AND deleted_at IS NOT NULL").values(orgId).map((r) => r[0]),
   );
   const rows = (db
     .query<[number, string], [string]>(
       `SELECT k.doc_seq, d.corpus_id FROM documents d JOIN chunk_sets k ON k.document_id = d.id AND k.generation = d.generation
        WHERE d.org_id = ? AND d.deleted_at IS NULL AND d.status = 'READY'`,
     )
-    .values(orgId) as [number, string][]).filter((r) => corpora.has(r[1]));
+    .values(orgId) as [number, string][]).filter((r) => !deleted.has(r[1]));
   return { value: new Map(rows), bytes: rows.length * 64 };
 }
 
