@@ -11,6 +11,7 @@ import { sweepTemps } from "./store/temp-sweep.ts";
 import { startVectorDrops } from "./documents/vector-drops.ts";
 import { startChunkDrops } from "./documents/chunk-drops.ts";
 import { startCorpusDrops } from "./corpus/drops.ts";
+import { CORPUS_MARKS } from "./corpus/marks.ts";
 import { openVectorIndex, startIngestion, startVectorIndexing } from "./ingest/start.ts";
 import { join } from "node:path";
 import { startIdleMaintenance } from "./runtime/idle.ts";
@@ -59,7 +60,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   ctx.chunkDrops = chunkDrops;
   closers.push(() => chunkDrops.close());
   // Marking a corpus' documents records their chunk and vector drops: those loops start on them at once.
-  const corpusDrops = startCorpusDrops(db, stderrLogger, () => {
+  const corpusDrops = startCorpusDrops(db, CORPUS_MARKS, stderrLogger, () => {
     chunkDrops.kick();
     drops.kick();
   });

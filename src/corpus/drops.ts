@@ -39,9 +39,6 @@ export interface CorpusDrop {
  */
 export type CorpusMark = (db: Db, drop: CorpusDrop, limit: number) => number;
 
-/** Registered by the domains that own rows of a corpus (documents/cascade.ts, sessions/service.ts). */
-export const CORPUS_MARKS: CorpusMark[] = [];
-
 /**
  * SQL condition: the corpus of the row `alias` (a documents row) is not deleted. Every reader of
  * documents adds it, so a document of a deleted corpus is gone at once, marked or not. One
@@ -72,7 +69,7 @@ export function dropsPending(db: Db, orgId: string): boolean {
 }
 
 /** One transaction's worth of the oldest drop; returns how many rows it marked and whether drops remain. */
-export function dropCorpusTurn(db: Db, limit = ROWS_PER_TURN): { rows: number; more: boolean } {
+export function dropCorpusTurn(db: Db, marks: readonly CorpusMark[], limit = ROWS_PER_TURN): { rows: number; more: boolean } {
   return db.transaction(() => {
     const r = db
       .query<{ id: number; org_id: string; corpus_id: string; created_at: number; sessions_after: number }, []>(
@@ -82,7 +79,7 @@ export function dropCorpusTurn(db: Db, limit = ROWS_PER_TURN): { rows: number; m
     if (!r) return { rows: 0, more: false };
     const drop: CorpusDrop = { id: r.id, orgId: r.org_id, corpusId: r.corpus_id, at: r.created_at, sessionsAfter: r.sessions_after };
     let rows = 0;
-    for (const mark of CORPUS_MARKS) {
+    for (const mark of marks) {
       rows += mark(db, drop, limit - rows);
       if (rows >= limit) return { rows, more: true };
     }
@@ -92,13 +89,13 @@ export function dropCorpusTurn(db: Db, limit = ROWS_PER_TURN): { rows: number; m
 }
 
 /** `marked` runs after a pass that marked something: the chunk and vector drops it recorded can start. */
-export function startCorpusDrops(db: Db, log: Logger, marked: () => void): DrainLoop {
+export function startCorpusDrops(db: Db, marks: readonly CorpusMark[], log: Logger, marked: () => void): DrainLoop {
   return startDrainLoop({
     pass: async (closed) => {
       let any = false;
       try {
         while (!closed()) {
-          const t = dropCorpusTurn(db);
+          const t = dropCorpusTurn(db, marks);
           any ||= t.rows > 0;
           if (!t.more) break;
           // Requests that arrived during the transaction run before the next one.

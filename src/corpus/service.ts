@@ -38,7 +38,7 @@ const view = (r: Row): CorpusView => ({
  * Soft-deleting a corpus hides what hangs off it. Domains register here the statements that must
  * run in the corpus deletion transaction (documents/cascade.ts: the chunk-search epoch); the
  * rows themselves, with their usage, are marked deleted in the background (drops.ts,
- * CORPUS_MARKS), since the corpus' deletion already hides them from every reader. Statements
+ * corpus/marks.ts), since the corpus' deletion already hides them from every reader. Statements
  * here must not grow with the corpus: the transaction holds the event loop.
  */
 export const CORPUS_CASCADE: string[] = [];

@@ -1,6 +1,6 @@
 import type { Db } from "../store/db.ts";
 import { CORPUS_CASCADE } from "../corpus/service.ts";
-import { CORPUS_MARKS, type CorpusDrop } from "../corpus/drops.ts";
+import type { CorpusDrop } from "../corpus/drops.ts";
 import { bump } from "../chunks/epochs-sql.ts";
 
 /**
@@ -41,5 +41,3 @@ export function markCorpusDocuments(db: Db, d: CorpusDrop, limit: number): numbe
   db.query("UPDATE documents SET deleted_at = $at WHERE +org_id = $org AND id IN (SELECT value FROM json_each($ids))").run(p);
   return ids.length;
 }
-
-if (!CORPUS_MARKS.includes(markCorpusDocuments)) CORPUS_MARKS.unshift(markCorpusDocuments);

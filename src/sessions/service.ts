@@ -6,7 +6,7 @@ import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { offsetOf, requireDepth, type Paging } from "../http/paging.ts";
 import { recordUsage } from "../usage/record.ts";
 import { corpusService } from "../corpus/service.ts";
-import { CORPUS_MARKS, dropsPending, type CorpusDrop } from "../corpus/drops.ts";
+import { dropsPending, type CorpusDrop } from "../corpus/drops.ts";
 import { contains, pairMatches, prefilter } from "./match.ts";
 
 export interface SessionView {
@@ -102,8 +102,6 @@ export function markCorpusSessions(db: Db, d: CorpusDrop, limit: number): number
   db.query("UPDATE sessions SET deleted_at = $at WHERE +org_id = $org AND id IN (SELECT value FROM json_each($ids))").run(p);
   return ids.length;
 }
-
-if (!CORPUS_MARKS.includes(markCorpusSessions)) CORPUS_MARKS.push(markCorpusSessions);
 
 /**
  * A session bound to a deleted corpus is gone even before its row is marked. Such a session

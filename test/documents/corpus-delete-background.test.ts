@@ -14,8 +14,7 @@ import { corpusService } from "../../src/corpus/service.ts";
 import { dropCorpusTurn, ROWS_PER_TURN } from "../../src/corpus/drops.ts";
 import { recordUsage } from "../../src/usage/record.ts";
 import { usageService } from "../../src/usage/service.ts";
-import "../../src/documents/service.ts"; // registers the documents' part of the corpus cascade
-import "../../src/sessions/service.ts"; // and the sessions'
+import { CORPUS_MARKS } from "../../src/corpus/marks.ts";
 import { startKbqa, tempDir, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
 import { ask, corpus, ingest, session } from "../posts/helpers.ts";
 
@@ -113,7 +112,7 @@ describe("the corpus deletion transaction", () => {
       const turns: number[] = [];
       for (let more = true; more; ) {
         const m0 = marked();
-        const r = dropCorpusTurn(after);
+        const r = dropCorpusTurn(after, CORPUS_MARKS);
         expect(marked() - m0).toBe(r.rows);
         turns.push(r.rows);
         more = r.more;

@@ -15,7 +15,7 @@ import { BITS_REBUILD } from "../../src/chunks/bits-sql.ts";
 import { corpusService } from "../../src/corpus/service.ts";
 import { CHUNKS_PER_TURN, dropChunksTurn } from "../../src/documents/chunk-drops.ts";
 import { dropCorpusTurn } from "../../src/corpus/drops.ts";
-import "../../src/documents/service.ts"; // registers the documents' part of the corpus cascade
+import { CORPUS_MARKS } from "../../src/corpus/marks.ts";
 import { startKbqa, tempDir, waitFor } from "../helpers/server.ts";
 import { newCorpus, seedDocument } from "../chunks/helpers.ts";
 
@@ -51,7 +51,7 @@ describe("the corpus deletion transaction", () => {
       expect(live(doomed)).toBe(5 * PER);
       // The documents are marked in the background (corpus/drops.ts), each with its chunk drop.
       expect(count(db as Database, "SELECT count(*) AS n FROM chunk_drops")).toBe(0);
-      while (dropCorpusTurn(db).more);
+      while (dropCorpusTurn(db, CORPUS_MARKS).more);
       expect(live(doomed)).toBe(5 * PER);
       expect(count(db as Database, "SELECT count(*) AS n FROM chunk_drops")).toBe(5);
 
