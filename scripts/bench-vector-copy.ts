@@ -125,7 +125,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 async function child(kind: Kind, n: number): Promise<Result> {
   const before = await settle();
   const stride = Math.ceil(DIMS / 32) * 32;
-  let scan: Omit<VectorScan, "bytes"> | undefined;
+  let scan: Omit<VectorScan, "bytes" | "load"> | undefined;
   let current: VectorScan | undefined;
   let floor: { coarse: Int8Array; fine: Int8Array } | undefined;
   if (kind === "floor") floor = { coarse: new Int8Array(n * stride), fine: new Int8Array(n * DIMS) };

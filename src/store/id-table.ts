@@ -9,10 +9,14 @@
  * instead of leaving tombstones: rows are deleted and added all the time, and tombstones would
  * lengthen every probe until a rebuild.
  */
-import { mixWords, packUuid, stringHash, unpackUuid } from "./id-words.ts";
+import { mixWords, packUuid, packUuidBytes, stringHash, unpackUuid } from "./id-words.ts";
+
+const decoder = new TextDecoder();
 
 /** Estimated bytes of one id kept as a string (Map entry and string), for the memory cap. */
-const oddCost = (id: string) => 80 + 2 * id.length;
+const oddCost = (id: string) => idStringCost(id.length);
+/** oddCost() of an id of `length` UTF-16 code units. */
+export const idStringCost = (length: number) => 80 + 2 * length;
 
 export class IdTable {
   /** Per record: the id's four words. */
@@ -27,12 +31,14 @@ export class IdTable {
   private readonly key = new Int32Array(4);
   private readonly spare = new Int32Array(4); // extraFor() leaves the key of the last find() alone
   private keyOdd = false;
+  /** The key's string when it is not a canonical UUID. */
+  private keyId = "";
   /**
    * The last find() that missed, while nothing changed since: insert() of the same key takes the
    * free entry it stopped at instead of parsing and probing again (a load inserts every key
-   * right after looking for it).
+   * right after looking for it). `id` is the string find() was given (undefined after findBytes()).
    */
-  private missed: { org: number; id: string; at: number; changes: number } = { org: -1, id: "", at: -1, changes: -1 };
+  private missed: { org: number; id: string | undefined; at: number; changes: number } = { org: -1, id: undefined, at: -1, changes: -1 };
   private changes = 0;
 
   /** Bytes held. */
@@ -73,33 +79,46 @@ export class IdTable {
 
   /** The record holding (org, id), or -1. */
   find(org: number, id: string): number {
-    const h = this.parse(org, id);
-    const k = this.key, w = this.words;
-    for (let i = h & this.mask; ; i = (i + 1) & this.mask) {
-      const e = this.table[i]!;
-      if (e < 0) {
-        const m = this.missed;
-        m.org = org;
-        m.id = id;
-        m.at = i;
-        m.changes = this.changes;
-        return -1;
-      }
-      const at = e * 4;
-      if (this.org[e] === org && w[at] === k[0] && w[at + 1] === k[1] && w[at + 2] === k[2] && w[at + 3] === k[3] && this.sameKind(e, id)) return e;
-    }
+    this.setKey(id);
+    const e = this.findKey(org);
+    if (e < 0) this.missed.id = id;
+    return e;
+  }
+
+  /**
+   * find() of the id spelled by the UTF-8 bytes b[start…end): a canonical UUID is packed straight
+   * from the bytes (the load of the copy reads ids out of Arrow buffers); anything else is
+   * decoded and kept as its string, as insert() would. insertFound() then adds the same key.
+   */
+  findBytes(org: number, b: Uint8Array, start: number, end: number): number {
+    this.setKeyBytes(b, start, end);
+    return this.findKey(org);
   }
 
   /** Adds (org, id) as `record`, which must be free and below the capacity; the key must not be held. */
   insert(record: number, org: number, id: string): void {
     const m = this.missed;
-    const at = m.changes === this.changes && m.org === org && m.id === id ? m.at : this.free(this.parse(org, id) & this.mask);
+    if (m.changes !== this.changes || m.org !== org || m.id !== id) this.setKey(id);
+    this.insertFound(record, org);
+  }
+
+  /**
+   * Adds the key the last find() or findBytes() looked for, as `record` of `org` (the same
+   * organization or another): the rules of insert().
+   */
+  insertFound(record: number, org: number): void {
+    const m = this.missed;
+    const at = m.changes === this.changes && m.org === org ? m.at : this.free(this.keyHash(org) & this.mask);
     this.changes++;
-    this.words.set(this.key, record * 4);
+    const k = this.key, w = this.words, at4 = record * 4;
+    w[at4] = k[0]!;
+    w[at4 + 1] = k[1]!;
+    w[at4 + 2] = k[2]!;
+    w[at4 + 3] = k[3]!;
     this.org[record] = org;
     if (this.keyOdd) {
-      this.odd.set(record, id);
-      this.oddBytes += oddCost(id);
+      this.odd.set(record, this.keyId);
+      this.oddBytes += oddCost(this.keyId);
     }
     this.table[at] = record;
   }
@@ -139,23 +158,54 @@ export class IdTable {
     this.oddBytes -= oddCost(id);
   }
 
-  /** Puts the id's words in `key` and returns the key's hash. */
-  private parse(org: number, id: string): number {
+  /** Puts the id's words in `key`. */
+  private setKey(id: string): void {
     this.missed.changes = -1; // the key it probed for is gone
     const k = this.key;
     this.keyOdd = !packUuid(id, k, 0);
+    this.keyId = id;
     if (this.keyOdd) {
       k[0] = stringHash(id);
       k[1] = k[2] = k[3] = 0;
     }
+  }
+
+  private setKeyBytes(b: Uint8Array, start: number, end: number): void {
+    if (packUuidBytes(b, start, end, this.key, 0)) {
+      this.missed.changes = -1;
+      this.keyOdd = false;
+      this.keyId = "";
+    } else this.setKey(decoder.decode(b.subarray(start, end)));
+  }
+
+  private keyHash(org: number): number {
+    const k = this.key;
     return mixWords(k[0]!, k[1]!, k[2]!, k[3]!, org);
   }
 
-  /** Whether record e, whose words match the parsed key, holds the same kind of id (and so the id). */
-  private sameKind(e: number, id: string): boolean {
+  /** The record holding the key in `org`, or -1 (remembering where the probe stopped, for insertFound()). */
+  private findKey(org: number): number {
+    const k = this.key, w = this.words;
+    for (let i = this.keyHash(org) & this.mask; ; i = (i + 1) & this.mask) {
+      const e = this.table[i]!;
+      if (e < 0) {
+        const m = this.missed;
+        m.org = org;
+        m.id = undefined;
+        m.at = i;
+        m.changes = this.changes;
+        return -1;
+      }
+      const at = e * 4;
+      if (this.org[e] === org && w[at] === k[0] && w[at + 1] === k[1] && w[at + 2] === k[2] && w[at + 3] === k[3] && this.sameKind(e)) return e;
+    }
+  }
+
+  /** Whether record e, whose words match the key, holds the same kind of id (and so the id). */
+  private sameKind(e: number): boolean {
     if (!this.odd.size) return !this.keyOdd;
     const held = this.odd.get(e);
-    return this.keyOdd ? held === id : held === undefined;
+    return this.keyOdd ? held === this.keyId : held === undefined;
   }
 
   private home(e: number): number {

@@ -42,6 +42,38 @@ export function packUuid(s: string, out: Int32Array, at: number): boolean {
   return true;
 }
 
+/** word() over UTF-8 bytes: eight hex digits of b from `at`, skipping one dash at `dash`; NaN when not hex. */
+function byteWord(b: Uint8Array, at: number, dash: number): number {
+  let w = 0;
+  for (let i = at, n = 0; n < 8; i++) {
+    if (i === dash) {
+      if (b[i] !== 45) return NaN;
+      continue;
+    }
+    const v = nibble(b[i]!);
+    if (v < 0) return NaN;
+    w = (w << 4) | v;
+    n++;
+  }
+  return w;
+}
+
+/**
+ * packUuid() of the UTF-8 bytes b[start…end), without making the string: the load of the
+ * in-memory copy reads ids straight out of Arrow's buffers. A canonical UUID is ASCII, so its
+ * bytes are its char codes and both functions accept exactly the same ids.
+ */
+export function packUuidBytes(b: Uint8Array, start: number, end: number, out: Int32Array, at: number): boolean {
+  if (end - start !== 36 || b[start + 8] !== 45 || b[start + 18] !== 45) return false;
+  const w0 = byteWord(b, start, -1), w1 = byteWord(b, start + 9, start + 13), w2 = byteWord(b, start + 19, start + 23), w3 = byteWord(b, start + 28, -1);
+  if (w0 !== w0 || w1 !== w1 || w2 !== w2 || w3 !== w3) return false;
+  out[at] = w0;
+  out[at + 1] = w1;
+  out[at + 2] = w2;
+  out[at + 3] = w3;
+  return true;
+}
+
 const hex8 = (w: number) => HEX[(w >>> 24) & 255]! + HEX[(w >>> 16) & 255]! + HEX[(w >>> 8) & 255]! + HEX[w & 255]!;
 
 /** The canonical string of the UUID packed at words[at…]. */

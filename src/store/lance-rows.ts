@@ -1,6 +1,6 @@
 /**
  * Arrow conversions of the chunk table (lance.ts): its schema, records → Arrow for writes, and
- * Arrow batches → rows for the in-memory vector copy.
+ * Arrow batches → columns for the in-memory vector copy.
  *
  * Writes build the Arrow columns directly: the vectors of a write become one Float32Array under
  * a fixed-size list, strings one UTF-8 buffer each. Handing LanceDB plain objects instead made
@@ -11,7 +11,7 @@ import {
   Field, FixedSizeList, Float32, Int32, makeData, RecordBatch, Schema, Struct, Table, Utf8, type Data,
 } from "apache-arrow";
 import type { VectorRecord } from "./vector.ts";
-import type { ScanRow } from "./vector-scan.ts";
+import type { ScanColumns, Utf8Column } from "./vector-scan.ts";
 
 export function chunkSchema(dims: number): Schema {
   return new Schema([
@@ -61,24 +61,61 @@ export function toArrowTable(records: VectorRecord[], dims: number, tableName: s
   return new Table(schema, [new RecordBatch(schema, struct)]);
 }
 
-/** The rows of one Arrow batch of the table for the in-memory copy; vectors are views, not copies. */
-export function scanRows(batch: { numRows: number; getChild(name: string): { get(i: number): unknown; data: readonly unknown[] } | null }, dims: number): ScanRow[] {
-  const col = (name: string) => batch.getChild(name)!;
-  const [chunk, org, corpus, doc, gen, vec] = ["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"].map(col) as ReturnType<typeof col>[];
-  // One contiguous Float32 child (what LanceDB returns). Arrow slices a fixed-size list's child
-  // together with its buffer (values already start at the slice; `offset` is bookkeeping), so
-  // row i is values[i × dims …] whether or not the batch is a slice.
-  const data = vec!.data.length === 1 ? (vec!.data[0] as { children: { values: unknown }[] }) : undefined;
-  const raw = data?.children[0]?.values;
-  const values = raw instanceof Float32Array && raw.length >= batch.numRows * dims ? raw : undefined;
-  const out: ScanRow[] = [];
-  for (let i = 0; i < batch.numRows; i++) {
-    const at = i * dims;
-    out.push({
-      chunkId: String(chunk!.get(i)), orgId: String(org!.get(i)), corpusId: String(corpus!.get(i)),
-      documentId: String(doc!.get(i)), generation: Number(gen!.get(i)),
-      vector: values ? values.subarray(at, at + dims) : Float32Array.from(vec!.get(i) as Iterable<number>),
-    });
+type ColumnData = { values?: unknown; valueOffsets?: unknown; children?: ColumnData[]; offset: number; length: number };
+type Batch = { numRows: number; getChild(name: string): { data: readonly unknown[]; get(i: number): unknown } | null };
+
+/**
+ * One Arrow batch of the table as columns for the in-memory copy (VectorScan.load), reading
+ * Arrow's own buffers: no string, array or object per row. LanceDB returns each column of a
+ * batch as one chunk; anything else (several chunks, another layout) is copied out value by
+ * value, which is slower but equal.
+ *
+ * Arrow slices a Utf8 column by slicing its offsets and keeping its bytes whole, and a fixed-width
+ * column (Int32, the vectors' Float32 child) by slicing its values: in both, value i of a sliced
+ * batch is found from index i, with no offset to add.
+ */
+export function scanColumns(batch: Batch, dims: number): ScanColumns {
+  const n = batch.numRows;
+  const col = (name: string) => {
+    const c = batch.getChild(name);
+    if (!c) throw new Error(`the table has no ${name} column`);
+    return c;
+  };
+  const single = (name: string) => {
+    const c = col(name);
+    return c.data.length === 1 ? (c.data[0] as ColumnData) : undefined;
+  };
+  const utf8 = (name: string): Utf8Column => {
+    const d = single(name);
+    if (d && d.valueOffsets instanceof Int32Array && d.values instanceof Uint8Array && d.valueOffsets.length > n) {
+      // Copied out of the batch's buffers (about 40 bytes a row): the copy read them 30–50×
+      // slower in place, as views into the IPC message LanceDB hands over (measured on Bun 1.3.5,
+      // scripts/bench-vector-load.ts; the vectors, views into the same message, read at full speed).
+      const o = d.valueOffsets, from = o[0]!;
+      const offsets = new Int32Array(n + 1);
+      for (let i = 0; i <= n; i++) offsets[i] = o[i]! - from;
+      return { offsets, bytes: d.values.slice(from, o[n]!) };
+    }
+    const parts = Array.from({ length: n }, (_, i) => encoder.encode(String(col(name).get(i))));
+    const offsets = new Int32Array(n + 1);
+    parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.byteLength));
+    const bytes = new Uint8Array(offsets[n]!);
+    parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+    return { offsets, bytes };
+  };
+  const gen = single("generation")?.values;
+  const raw = single("vector")?.children?.[0]?.values;
+  let vectors: Float32Array;
+  if (raw instanceof Float32Array && raw.length >= n * dims) vectors = raw;
+  else {
+    const v = col("vector");
+    vectors = new Float32Array(n * dims);
+    for (let i = 0; i < n; i++) vectors.set(Float32Array.from(v.get(i) as Iterable<number>), i * dims);
   }
-  return out;
+  return {
+    rows: n,
+    chunkId: utf8("chunkId"), orgId: utf8("orgId"), corpusId: utf8("corpusId"), documentId: utf8("documentId"),
+    generation: gen instanceof Int32Array && gen.length >= n ? gen : Int32Array.from({ length: n }, (_, i) => Number(col("generation").get(i))),
+    vectors,
+  };
 }

@@ -30,7 +30,7 @@ import * as lancedb from "@lancedb/lancedb";
 import type { VectorHit, VectorIndex, VectorRecord } from "./vector.ts";
 import { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annIndex, annPartitions, type AnnKind, type AnnSearch } from "./lance-ann.ts";
 import { byOrgSlices, inList, slices, uuid } from "./lance-filters.ts";
-import { chunkSchema, scanRows, toArrowTable } from "./lance-rows.ts";
+import { chunkSchema, scanColumns, toArrowTable } from "./lance-rows.ts";
 import { createVectorScan, SCAN_MAX_BYTES, type VectorScan } from "./vector-scan.ts";
 import { FTS_SYNC_MAX_ROWS, refreshDelay } from "./refresh-pace.ts";
 
@@ -68,6 +68,36 @@ export interface LanceIndex extends VectorIndex {
   /** Resolves once the in-memory copy of the vectors is loaded; false where it is unavailable. */
   vectorCopyReady(): Promise<boolean>;
   searchVector(orgId: string, corpusIds: string[], vector: Float32Array, limit: number, opts?: VectorSearchOptions): Promise<VectorHit[]>;
+}
+
+/** The columns the in-memory copy is loaded from. */
+export const COPY_COLUMNS = ["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"];
+
+/**
+ * The in-memory copy of a table's vectors, read from it batch by batch; undefined where it is
+ * unavailable, past its memory cap, or once `stopped()` says so. The table must not change
+ * meanwhile (the driver loads in its write queue).
+ */
+export async function loadVectorCopy(table: lancedb.Table, dims: number, stopped: () => boolean): Promise<VectorScan | undefined> {
+  // Sized for the table up front: grown batch by batch it would keep up to a third of its arrays spare.
+  const copy = createVectorScan(dims, SCAN_MAX_BYTES, await table.countRows());
+  if (!copy || stopped()) return undefined;
+  // The next batch is asked for before this one is filled in, so LanceDB reads and decodes it on
+  // its own threads meanwhile instead of after.
+  const batches = table.query().select(COPY_COLUMNS)[Symbol.asyncIterator]();
+  try {
+    for (let next = batches.next(); ;) {
+      const { value: batch, done } = await next;
+      if (done) return copy;
+      next = batches.next();
+      if (stopped() || !copy.load(scanColumns(batch, dims))) {
+        await next.catch(() => {});
+        return undefined;
+      }
+    }
+  } finally {
+    await batches.return?.(undefined);
+  }
 }
 
 /** Chunk tables present under dir, with their row counts. */
@@ -149,12 +179,8 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   let scan: VectorScan | undefined;
   const loadScan = async (): Promise<boolean> => {
     scan = undefined;
-    // Sized for the table up front: grown batch by batch it would keep up to a third of its arrays spare.
-    const copy = createVectorScan(dims, SCAN_MAX_BYTES, await current.table.countRows());
-    if (!copy || closed) return false;
-    for await (const batch of current.table.query().select(["chunkId", "orgId", "corpusId", "documentId", "generation", "vector"])) {
-      if (closed || !copy.upsert(scanRows(batch, dims))) return false;
-    }
+    const copy = await loadVectorCopy(current.table, dims, () => closed);
+    if (!copy) return false;
     scan = copy;
     return true;
   };

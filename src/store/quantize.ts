@@ -42,12 +42,13 @@ export function fineDot(q: Float64Array, coarse: Int8Array, at: number, fine: In
 /**
  * Writes round(v × top / max|v|) at out[at…] and returns the factor that turns the integers
  * back into the unit vector's components (cosine needs unit vectors): max|v| / top / ‖v‖, or 0
- * for a zero vector.
+ * for a zero vector. The vector is v[from…from + dims): the load reads every row out of one
+ * Float32Array of its batch, where a view per row would be an object per row.
  */
-export function quantize(v: ArrayLike<number>, dims: number, top: number, out: Int8Array | Int16Array, at: number): number {
+export function quantize(v: ArrayLike<number>, dims: number, top: number, out: Int8Array | Int16Array, at: number, from = 0): number {
   let max = 0, norm = 0;
   for (let i = 0; i < dims; i++) {
-    const x = v[i]!;
+    const x = v[from + i]!;
     norm += x * x;
     const a = Math.abs(x);
     max = a > max ? a : max;
@@ -59,7 +60,7 @@ export function quantize(v: ArrayLike<number>, dims: number, top: number, out: I
   const k = top / max;
   // round(y) = floor(y + 0.5), as a truncation of a positive number: 3–4× faster here than
   // Math.round, whose -0 results for small negative values the JIT handles poorly.
-  for (let i = 0; i < dims; i++) out[at + i] = ((v[i]! * k + (top + 0.5)) | 0) - top;
+  for (let i = 0; i < dims; i++) out[at + i] = ((v[from + i]! * k + (top + 0.5)) | 0) - top;
   return max / top / Math.sqrt(norm);
 }
 
@@ -67,22 +68,22 @@ export function quantize(v: ArrayLike<number>, dims: number, top: number, out: I
  * quantize() at int8 for a stored vector, plus each value's rounding error (within ±0.5) in
  * 1/FINE steps at fine[fineAt…], for the re-ranking.
  */
-export function quantizeRow(v: ArrayLike<number>, dims: number, out: Int8Array, at: number, fine: Int8Array, fineAt: number): number {
-  const s = quantize(v, dims, I8_MAX, out, at);
+export function quantizeRow(v: ArrayLike<number>, dims: number, out: Int8Array, at: number, fine: Int8Array, fineAt: number, from = 0): number {
+  const s = quantize(v, dims, I8_MAX, out, at, from);
   if (!s) {
     fine.fill(0, fineAt, fineAt + dims);
     return 0;
   }
-  const k = 1 / (s * Math.sqrt(norm2(v, dims))); // back to the int8 grid: v[i] × k = out[i] + error
+  const k = 1 / (s * Math.sqrt(norm2(v, dims, from))); // back to the int8 grid: v[i] × k = out[i] + error
   for (let i = 0; i < dims; i++) {
-    const err = v[i]! * k - out[at + i]!;
+    const err = v[from + i]! * k - out[at + i]!;
     fine[fineAt + i] = ((err * FINE + (I8_MAX + 0.5)) | 0) - I8_MAX;
   }
   return s;
 }
 
-export function norm2(v: ArrayLike<number>, dims: number): number {
+export function norm2(v: ArrayLike<number>, dims: number, from = 0): number {
   let n = 0;
-  for (let i = 0; i < dims; i++) n += v[i]! * v[i]!;
+  for (let i = from; i < from + dims; i++) n += v[i]! * v[i]!;
   return n;
 }

@@ -25,7 +25,7 @@
 import type { VectorHit } from "./vector.ts";
 import { dotKernel, type DotKernel } from "./simd-dot.ts";
 import { best, fineDot, I8_MAX, norm2, quantize, quantizeRow } from "./quantize.ts";
-import { IdTable } from "./id-table.ts";
+import { IdTable, idStringCost } from "./id-table.ts";
 
 export interface ScanRow {
   chunkId: string;
@@ -36,6 +36,24 @@ export interface ScanRow {
   vector: ArrayLike<number>;
 }
 
+/** A column of strings in Arrow's Utf8 layout: value i is the UTF-8 bytes[offsets[i] … offsets[i + 1]). */
+export interface Utf8Column {
+  offsets: Int32Array;
+  bytes: Uint8Array;
+}
+
+/** Rows as columns, the way store/lance.ts reads them out of a batch of its table. */
+export interface ScanColumns {
+  rows: number;
+  chunkId: Utf8Column;
+  orgId: Utf8Column;
+  corpusId: Utf8Column;
+  documentId: Utf8Column;
+  generation: Int32Array;
+  /** rows × dims values, row after row. */
+  vectors: Float32Array;
+}
+
 export interface VectorScan {
   /** Rows held. */
   readonly size: number;
@@ -43,6 +61,11 @@ export interface VectorScan {
   readonly bytes: number;
   /** Adds rows; a row whose (organization, chunk) is held replaces it. False: over maxBytes, nothing added. */
   upsert(rows: ScanRow[]): boolean;
+  /**
+   * upsert() of the same rows, with the same outcome and the same copy after it, read from
+   * columns without making a string or an object per row: the load from the table.
+   */
+  load(columns: ScanColumns): boolean;
   /** The document's rows (of one generation when given). */
   deleteDocument(orgId: string, documentId: string, generation?: number): void;
   /** Whether the copy holds any row of the document (of the chunk): the table's writes skip deletes that would match nothing. */
@@ -62,6 +85,18 @@ const RERANK_EXTRA = 16;
 const ROW_ARRAYS = 7 * 4;
 /** Estimated bytes of an organization's or a corpus's objects, for the cap. */
 const OBJECT_COST = 300;
+
+const decoder = new TextDecoder();
+const text = (c: Utf8Column, i: number) => decoder.decode(c.bytes.subarray(c.offsets[i]!, c.offsets[i + 1]!));
+const byteLength = (c: Utf8Column, i: number) => c.offsets[i + 1]! - c.offsets[i]!;
+/** Whether values i and j of the column are the same string. */
+function sameText(c: Utf8Column, i: number, j: number): boolean {
+  const a = c.offsets[i]!, b = c.offsets[j]!, n = c.offsets[i + 1]! - a;
+  if (c.offsets[j + 1]! - b !== n) return false;
+  const x = c.bytes;
+  for (let k = 0; k < n; k++) if (x[a + k] !== x[b + k]) return false;
+  return true;
+}
 
 interface Group { org: Org; corpusId: string; index: number; slots: Int32Array; n: number }
 interface Org { id: string; index: number; rows: number; groups: Map<string, Group> }
@@ -213,34 +248,34 @@ export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES, expect
     size--;
   };
 
-  const put = (r: ScanRow) => {
-    let slot = freeSlot;
-    if (slot >= 0) {
-      freeSlot = docNext[slot]!;
-      freeSlots--;
-    } else slot = top++;
-    const o = orgFor(r.orgId);
+  const takeSlot = (): number => {
+    const slot = freeSlot;
+    if (slot < 0) return top++;
+    freeSlot = docNext[slot]!;
+    freeSlots--;
+    return slot;
+  };
+  /** A free document record, its key still to be inserted in `docs`. */
+  const takeDoc = (): number => {
+    let d = freeDoc;
+    if (d >= 0) {
+      freeDoc = docHead[d]!;
+      freeDocs--;
+    } else d = docTop++;
+    docHead[d] = -1;
+    return d;
+  };
+  /** Fills a taken slot whose chunk key `chunks` already holds: vector v[from…], document record d, group g. */
+  const place = (slot: number, o: Org, g: Group, d: number, generation: number, v: ArrayLike<number>, from: number) => {
     o.rows++;
-    scale[slot] = quantizeRow(r.vector, dims, bytes, base + slot * stride, fine, slot * dims);
+    scale[slot] = quantizeRow(v, dims, bytes, base + slot * stride, fine, slot * dims, from);
     bytes.fill(0, base + slot * stride + dims, base + (slot + 1) * stride);
-    gen[slot] = r.generation;
-    chunks.insert(slot, o.index, r.chunkId);
-    let d = docs.find(o.index, r.documentId);
-    if (d < 0) {
-      if (freeDoc >= 0) {
-        d = freeDoc;
-        freeDoc = docHead[d]!;
-        freeDocs--;
-      } else d = docTop++;
-      docs.insert(d, o.index, r.documentId);
-      docHead[d] = -1;
-    }
+    gen[slot] = generation;
     docOf[slot] = d;
     docPrev[slot] = -1;
     docNext[slot] = docHead[d]!;
     if (docHead[d]! >= 0) docPrev[docHead[d]!] = slot;
     docHead[d] = slot;
-    const g = groupFor(o, r.corpusId);
     if (g.n === g.slots.length) {
       const wider = new Int32Array(g.slots.length * 2);
       wider.set(g.slots);
@@ -251,6 +286,95 @@ export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES, expect
     g.slots[g.n++] = slot;
     groupOf[slot] = g.index;
     size++;
+  };
+
+  const put = (r: ScanRow) => {
+    const slot = takeSlot();
+    const o = orgFor(r.orgId);
+    chunks.insert(slot, o.index, r.chunkId);
+    let d = docs.find(o.index, r.documentId);
+    if (d < 0) docs.insert((d = takeDoc()), o.index, r.documentId);
+    place(slot, o, groupFor(o, r.corpusId), d, r.generation, r.vector, 0);
+  };
+
+  const upsert = (rows: ScanRow[]): boolean => {
+    for (const r of rows) if (r.vector.length !== dims) throw new Error(`vector has ${r.vector.length} dimensions, scan has ${dims}`);
+    // Room first, so a refusal changes nothing. A new document is counted once per run of its
+    // rows: at least once, and rows of a document arrive together.
+    let fresh = 0, freshDocs = 0, extra = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!, o = orgs.get(r.orgId);
+      if (!o || chunks.find(o.index, r.chunkId) < 0) {
+        fresh++;
+        extra += o ? chunks.extraForFound(r.chunkId) : chunks.extraFor(r.chunkId);
+      }
+      const p = rows[i - 1];
+      if (p && p.documentId === r.documentId && p.orgId === r.orgId) continue;
+      if (!o || docs.find(o.index, r.documentId) < 0) {
+        freshDocs++;
+        extra += o ? docs.extraForFound(r.documentId) : docs.extraFor(r.documentId);
+      }
+    }
+    // The corpora's row lists double outside grow(): 8 bytes per new row is their share. A list
+    // doubling can still pass the cap by what that list held, at most a few MB near it.
+    extra += fresh * 8;
+    if (!grow(top + Math.max(0, fresh - freeSlots), docTop + Math.max(0, freshDocs - freeDocs), extra)) return false;
+    for (const r of rows) {
+      const o = orgs.get(r.orgId);
+      const old = o ? chunks.find(o.index, r.chunkId) : -1;
+      if (old >= 0) remove(old);
+      put(r);
+    }
+    return true;
+  };
+
+  const load = (c: ScanColumns): boolean => {
+    const n = c.rows;
+    if (c.vectors.length < n * dims) throw new Error(`${c.vectors.length} vector values for ${n} rows of ${dims} dimensions`);
+    // upsert()'s room check, bounded instead of looked up: every row new, every run of a
+    // document's rows a new document, every id kept as a string (its UTF-16 length is at most
+    // its UTF-8 length). When that fits without growing, upsert() would neither grow nor refuse
+    // either; otherwise (the copy must grow, or is near its cap) upsert() itself takes the
+    // batch and decides exactly. A copy sized for its table takes the first path throughout.
+    let runs = 0, extra = n * 8;
+    for (let i = 0; i < n; i++) {
+      extra += idStringCost(byteLength(c.chunkId, i));
+      if (i > 0 && sameText(c.documentId, i, i - 1) && sameText(c.orgId, i, i - 1)) continue;
+      runs++;
+      extra += idStringCost(byteLength(c.documentId, i));
+    }
+    if (top + n > cap || docTop + runs > docCap || bytesAt(cap, docCap) + extra > maxBytes) return upsert(rowsOf(c, dims));
+    // The organization, corpus and document of the row before, reused while the bytes repeat
+    // (a document's rows are stored together); a removal may free any of them, so it drops them.
+    let o: Org | undefined, g: Group | undefined, d = -1, corpusId = "";
+    const ids = c.chunkId;
+    for (let i = 0; i < n; i++) {
+      if (!o || !sameText(c.orgId, i, i - 1)) {
+        o = orgFor(text(c.orgId, i));
+        g = undefined;
+        d = -1;
+      }
+      const old = chunks.findBytes(o.index, ids.bytes, ids.offsets[i]!, ids.offsets[i + 1]!);
+      if (old >= 0) {
+        remove(old);
+        o = orgFor(o.id); // it may have been the organization's last row; insertFound() probes again
+        g = undefined;
+        d = -1;
+      }
+      if (!g || !sameText(c.corpusId, i, i - 1)) {
+        if (i === 0 || !sameText(c.corpusId, i, i - 1)) corpusId = text(c.corpusId, i);
+        g = groupFor(o, corpusId);
+      }
+      if (d < 0 || !sameText(c.documentId, i, i - 1)) {
+        const docIds = c.documentId;
+        d = docs.findBytes(o.index, docIds.bytes, docIds.offsets[i]!, docIds.offsets[i + 1]!);
+        if (d < 0) docs.insertFound((d = takeDoc()), o.index);
+      }
+      const slot = takeSlot();
+      chunks.insertFound(slot, o.index);
+      place(slot, o, g, d, c.generation[i]!, c.vectors, i * dims);
+    }
+    return true;
   };
 
   if (expectedRows > 0) {
@@ -266,36 +390,8 @@ export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES, expect
     get bytes() {
       return memory.buffer.byteLength + fine.byteLength + cap * ROW_ARRAYS + chunks.bytes + docHead.byteLength + docs.bytes + objects();
     },
-    upsert(rows) {
-      for (const r of rows) if (r.vector.length !== dims) throw new Error(`vector has ${r.vector.length} dimensions, scan has ${dims}`);
-      // Room first, so a refusal changes nothing. A new document is counted once per run of its
-      // rows: at least once, and rows of a document arrive together.
-      let fresh = 0, freshDocs = 0, extra = 0;
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]!, o = orgs.get(r.orgId);
-        if (!o || chunks.find(o.index, r.chunkId) < 0) {
-          fresh++;
-          extra += o ? chunks.extraForFound(r.chunkId) : chunks.extraFor(r.chunkId);
-        }
-        const p = rows[i - 1];
-        if (p && p.documentId === r.documentId && p.orgId === r.orgId) continue;
-        if (!o || docs.find(o.index, r.documentId) < 0) {
-          freshDocs++;
-          extra += o ? docs.extraForFound(r.documentId) : docs.extraFor(r.documentId);
-        }
-      }
-      // The corpora's row lists double outside grow(): 8 bytes per new row is their share. A list
-      // doubling can still pass the cap by what that list held, at most a few MB near it.
-      extra += fresh * 8;
-      if (!grow(top + Math.max(0, fresh - freeSlots), docTop + Math.max(0, freshDocs - freeDocs), extra)) return false;
-      for (const r of rows) {
-        const o = orgs.get(r.orgId);
-        const old = o ? chunks.find(o.index, r.chunkId) : -1;
-        if (old >= 0) remove(old);
-        put(r);
-      }
-      return true;
-    },
+    upsert,
+    load,
     deleteDocument(orgId, documentId, generation) {
       const o = orgs.get(orgId);
       const d = o ? docs.find(o.index, documentId) : -1;
@@ -349,4 +445,12 @@ export function createVectorScan(dims: number, maxBytes = SCAN_MAX_BYTES, expect
       }));
     },
   };
+}
+
+/** The columns as rows, for upsert(). */
+function rowsOf(c: ScanColumns, dims: number): ScanRow[] {
+  return Array.from({ length: c.rows }, (_, i) => ({
+    chunkId: text(c.chunkId, i), orgId: text(c.orgId, i), corpusId: text(c.corpusId, i), documentId: text(c.documentId, i),
+    generation: c.generation[i]!, vector: c.vectors.subarray(i * dims, (i + 1) * dims),
+  }));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { newId, orderedId } from "../../src/store/ids.ts";
 import { IdTable } from "../../src/store/id-table.ts";
-import { packUuid, stringHash, unpackUuid } from "../../src/store/id-words.ts";
+import { packUuid, packUuidBytes, stringHash, unpackUuid } from "../../src/store/id-words.ts";
 import { createVectorScan, SCAN_MAX_BYTES, type ScanRow, type VectorScan } from "../../src/store/vector-scan.ts";
 
 // The in-memory vector copy keeps its ids as words in typed arrays, finds them through an
@@ -38,6 +38,17 @@ describe("ids as words", () => {
     ];
     for (const s of others) expect([s, packUuid(s, w, 0)]).toEqual([s, false]);
     expect([...w]).toEqual([0, 0, 0, 0]);
+  });
+
+  test("packing from UTF-8 bytes accepts exactly what packing the string does, to the same words", () => {
+    const id = "0123abcd-89ef-4a5b-8c6d-7e8f90a1b2c3";
+    const all = [newId(), orderedId(), id, id.toUpperCase(), id.slice(1), id + "0", "chunk-1", "", id.slice(0, 13) + "0" + id.slice(14),
+      id.slice(0, 35) + "g", id.slice(0, 20) + "é" + id.slice(22), id.slice(0, 35) + "\u00e9"];
+    for (const s of all) {
+      const bytes = new TextEncoder().encode("xy" + s + "z");
+      const a = new Int32Array(4), b = new Int32Array(4);
+      expect([s, packUuidBytes(bytes, 2, bytes.length - 1, b, 0), [...b]]).toEqual([s, packUuid(s, a, 0), [...a]]);
+    }
   });
 });
 
