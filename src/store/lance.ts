@@ -82,22 +82,14 @@ export async function loadVectorCopy(table: lancedb.Table, dims: number, stopped
   // Sized for the table up front: grown batch by batch it would keep up to a third of its arrays spare.
   const copy = createVectorScan(dims, SCAN_MAX_BYTES, await table.countRows());
   if (!copy || stopped()) return undefined;
-  // The next batch is asked for before this one is filled in, so LanceDB reads and decodes it on
-  // its own threads meanwhile instead of after.
-  const batches = table.query().select(COPY_COLUMNS)[Symbol.asyncIterator]();
-  try {
-    for (let next = batches.next(); ;) {
-      const { value: batch, done } = await next;
-      if (done) return copy;
-      next = batches.next();
-      if (stopped() || !copy.load(scanColumns(batch, dims))) {
-        await next.catch(() => {});
-        return undefined;
-      }
-    }
-  } finally {
-    await batches.return?.(undefined);
+  // Each batch is read to the end before the next is asked for. Asking first, so that LanceDB
+  // decodes it meanwhile, was tried and left out: in the same Bun and LanceDB, Arrow tables
+  // kept across later batches (toArray()) were seen to read empty strings, so a batch's buffers
+  // are not trusted once the reader has moved on.
+  for await (const batch of table.query().select(COPY_COLUMNS)) {
+    if (stopped() || !copy.load(scanColumns(batch, dims))) return undefined;
   }
+  return copy;
 }
 
 /** Chunk tables present under dir, with their row counts. */
