@@ -8,19 +8,14 @@ import { loadVectorCopy } from "../../src/store/lance.ts";
 import { chunkSchema, scanColumns, toArrowTable } from "../../src/store/lance-rows.ts";
 import { createVectorScan, SCAN_MAX_BYTES, type ScanRow, type VectorScan } from "../../src/store/vector-scan.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
+import { rng } from "../helpers/seeded.ts";
 
 // The load of the copy reads ids as bytes out of Arrow's buffers and skips upsert()'s room check
 // when a bound shows it cannot matter. It must leave exactly the copy upsert() of the same rows
 // leaves: same size and bytes, same answers to every search and lookup, and the same behaviour
 // under the writes that follow (a row or document record placed differently would show there).
 
-let seed = 5;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rand = rng(5);
 const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const DIMS = 20;
 const vec = () => Float32Array.from({ length: DIMS }, () => (rand() < 0.02 ? 0 : rand() * 2 - 1));

@@ -3,18 +3,13 @@ import { newId, orderedId } from "../../src/store/ids.ts";
 import { IdTable } from "../../src/store/id-table.ts";
 import { packUuid, packUuidBytes, stringHash, unpackUuid } from "../../src/store/id-words.ts";
 import { createVectorScan, SCAN_MAX_BYTES, type ScanRow, type VectorScan } from "../../src/store/vector-scan.ts";
+import { rng } from "../helpers/seeded.ts";
 
 // The in-memory vector copy keeps its ids as words in typed arrays, finds them through an
 // open-addressing hash table, and chains each document's rows through per-row arrays. These
 // tests drive those structures through churn against a plain reference model.
 
-let seed = 11;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rand = rng(11);
 const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const DIMS = 16;
 const vec = () => Float32Array.from({ length: DIMS }, () => rand() * 2 - 1);
