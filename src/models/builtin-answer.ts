@@ -216,8 +216,8 @@ export function extractiveAnswer(req: AnswerRequest): AnswerResult {
   // asked of espresso-machine.pdf), but never covers the question: a sentence must still hold
   // enough of it by its own words to be quoted, or any sentence of a document whose name the
   // question repeats would answer it ("Who wrote the python style guide?").
-  const { scores } = bm25(question, cands.map((c) => `${c.match} ${nameWords(req.passages[c.passageIdx]?.title)}`));
-  const { coverage } = bm25(question, cands.map((c) => c.match));
+  const names = req.passages.map((p) => nameWords(p.title));
+  const { scores, coverage } = bm25(question, cands.map((c) => c.match), cands.map((c) => names[c.passageIdx]!));
   const q = hashEmbed(question);
   // Embedding is most of the cost, and a sentence without any of the question's terms is never
   // quoted (its coverage is 0): it needs no embedding unless the embedder could lift it above a

@@ -36,9 +36,14 @@ export interface Bm25Result {
   coverage: number[];
 }
 
-export function bm25(query: string, docs: string[], k1 = 1.2, b = 0.75): Bm25Result {
+/**
+ * `context[i]`, when given, is text that scores for docs[i] as if it were part of it but never
+ * counts towards its coverage (a passage's document name for its sentences).
+ */
+export function bm25(query: string, docs: string[], context?: string[], k1 = 1.2, b = 0.75): Bm25Result {
   const qTerms = [...new Set(contentTerms(query))];
-  const docTerms = docs.map(contentTerms);
+  const ownTerms = docs.map(contentTerms);
+  const docTerms = context ? ownTerms.map((own, i) => (context[i] ? own.concat(contentTerms(context[i]!)) : own)) : ownTerms;
   const n = docs.length;
   const avgLen = docTerms.reduce((s, d) => s + d.length, 0) / Math.max(1, n) || 1;
   const df = new Map<string, number>();
@@ -50,7 +55,8 @@ export function bm25(query: string, docs: string[], k1 = 1.2, b = 0.75): Bm25Res
   }));
   const scores: number[] = [];
   const coverage: number[] = [];
-  for (const terms of docTerms) {
+  docTerms.forEach((terms, i) => {
+    const own = terms === ownTerms[i] ? undefined : new Set(ownTerms[i]);
     const tf = new Map<string, number>();
     for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
     let score = 0;
@@ -59,11 +65,11 @@ export function bm25(query: string, docs: string[], k1 = 1.2, b = 0.75): Bm25Res
       const f = tf.get(t);
       if (!f) continue;
       const w = idf.get(t)!;
-      covered++;
+      if (!own || own.has(t)) covered++;
       score += (w * f * (k1 + 1)) / (f + k1 * (1 - b + (b * terms.length) / avgLen));
     }
     scores.push(score);
     coverage.push(qTerms.length ? covered / qTerms.length : 0);
-  }
+  });
   return { scores, coverage };
 }
