@@ -35,6 +35,7 @@ import { createVectorScan, SCAN_MAX_BYTES, type ScanRow, type VectorScan } from 
 import { createVectorScan as createPrevious } from "./lib/vector-scan-previous.ts";
 import { quantizeRow } from "../src/store/quantize.ts";
 import { releaseMemory, rssOfSelf } from "../src/runtime/release-memory.ts";
+import { loadAverage, range, runRotated } from "./lib/fresh-runs.ts";
 
 const { values } = parseArgs({
   options: {
@@ -187,28 +188,9 @@ if (values.child) {
 
 const sizes = values.sizes!.split(",").map(Number);
 const rounds = Number(values.rounds);
-const results: Result[] = [];
-for (const n of sizes) {
-  for (let round = 0; round < rounds; round++) {
-    const order = KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]!);
-    for (const kind of order) {
-      const p = Bun.spawn([process.execPath, import.meta.path, "--child", kind, "--rows", String(n), "--dims", String(DIMS), "--queries", String(Q)], { stdout: "pipe", stderr: "inherit" });
-      const text = await new Response(p.stdout).text();
-      if ((await p.exited) !== 0) throw new Error(`${kind} at ${n} rows failed`);
-      const r = JSON.parse(text) as Result;
-      results.push(r);
-      console.error(`  ${n} ${kind} round ${round + 1}: ${JSON.stringify(r)}`);
-    }
-  }
-}
+const results = await runRotated<Result>(import.meta.path, KINDS, sizes, rounds, ["--dims", String(DIMS), "--queries", String(Q)]);
 
-const range = (xs: (number | undefined)[], digits: number) => {
-  const v = xs.filter((x): x is number => x !== undefined);
-  if (!v.length) return "–";
-  const [lo, hi] = [Math.min(...v), Math.max(...v)];
-  return lo.toFixed(digits) === hi.toFixed(digits) ? lo.toFixed(digits) : `${lo.toFixed(digits)}–${hi.toFixed(digits)}`;
-};
-console.log(`\n${DIMS} dimensions, ${rounds} fresh processes per cell, ranges over them; load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}\n`);
+console.log(`\n${DIMS} dimensions, ${rounds} fresh processes per cell, ranges over them; load average ${await loadAverage()}\n`);
 console.log("| rows | kind | resident / row | heap / row | held (own count) / row | fill, wall / CPU | search p50 / p99 | replace 200 rows | delete 200 documents |");
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const n of sizes) {

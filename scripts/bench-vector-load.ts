@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { COPY_COLUMNS, loadVectorCopy } from "../src/store/lance.ts";
 import { loadVectorCopyPrevious } from "./lib/lance-load-previous.ts";
 import { seededTable } from "./lib/lance-seed.ts";
+import { loadAverage, range, runRotated } from "./lib/fresh-runs.ts";
 
 const { values } = parseArgs({
   options: {
@@ -62,29 +63,15 @@ if (values.child) {
 
 const sizes = values.sizes!.split(",").map(Number);
 const rounds = Number(values.rounds);
-const results: Result[] = [];
 for (const n of sizes) {
   // Made (or checked) before any timing.
   const { conn, table } = await seededTable(values.dir!, `chunks_${n}`, n, DIMS);
   table.close();
   conn.close();
-  for (let round = 0; round < rounds; round++) {
-    for (const kind of KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]!)) {
-      const p = Bun.spawn([process.execPath, import.meta.path, "--child", kind, "--rows", String(n), "--dims", String(DIMS), "--dir", values.dir!], { stdout: "pipe", stderr: "inherit" });
-      const text = await new Response(p.stdout).text();
-      if ((await p.exited) !== 0) throw new Error(`${kind} at ${n} rows failed`);
-      const r = JSON.parse(text) as Result;
-      results.push(r);
-      console.error(`  ${n} ${kind} round ${round + 1}: ${JSON.stringify(r)}`);
-    }
-  }
 }
+const results = await runRotated<Result>(import.meta.path, KINDS, sizes, rounds, ["--dims", String(DIMS), "--dir", values.dir!]);
 
-const range = (xs: number[], digits: number) => {
-  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
-  return lo.toFixed(digits) === hi.toFixed(digits) ? lo.toFixed(digits) : `${lo.toFixed(digits)}–${hi.toFixed(digits)}`;
-};
-console.log(`\n${DIMS} dimensions, ${rounds} fresh processes per cell, ranges over them; load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}\n`);
+console.log(`\n${DIMS} dimensions, ${rounds} fresh processes per cell, ranges over them; load average ${await loadAverage()}\n`);
 console.log("| rows | kind | wall | CPU |");
 console.log("|---|---|---|---|");
 for (const n of sizes) {
