@@ -57,6 +57,9 @@ export interface PageBounds {
   renderLimit: number | null;
 }
 
+/** "1 page (0)" or "N pages (0 to N-1)": a one-page PDF was said to have "1 pages (0 to 0)". */
+const pageSpan = (n: number) => (n === 1 ? "1 page (0)" : `${n} pages (0 to ${n - 1})`);
+
 /**
  * Refuses, in order, pages of a document known to have none, pages at or above a known nbPages,
  * and pages past the preview-rendering limit: their tiles would never exist, so a URL could only 404.
@@ -64,14 +67,16 @@ export interface PageBounds {
 export function pagesInRange(pages: number[], b: PageBounds): void {
   if (b.known && b.nbPages === 0) throw badRequest("Invalid query parameter 'pages': this document has no pages to preview");
   for (const n of pages) {
-    if (b.known && n >= b.nbPages) throw badRequest(`Invalid query parameter 'pages': ${n} is out of range; the document has ${b.nbPages} pages (0 to ${b.nbPages - 1})`);
+    if (b.known && n >= b.nbPages) throw badRequest(`Invalid query parameter 'pages': ${n} is out of range; the document has ${pageSpan(b.nbPages)}`);
   }
   if (b.renderLimit === null) return;
   const past = pages.find((n) => n >= b.renderLimit!);
   if (past === undefined) return;
   if (b.renderLimit === 0) throw badRequest("Invalid query parameter 'pages': previews are turned off on this server (--preview-max-pages 0)");
   throw badRequest(
-    `Invalid query parameter 'pages': ${past} is past the preview limit; previews are rendered for the first ${b.renderLimit} pages only (0 to ${b.renderLimit - 1}, --preview-max-pages)`,
+    b.renderLimit === 1
+      ? `Invalid query parameter 'pages': ${past} is past the preview limit; previews are rendered for the first page only (0, --preview-max-pages)`
+      : `Invalid query parameter 'pages': ${past} is past the preview limit; previews are rendered for the first ${b.renderLimit} pages only (0 to ${b.renderLimit - 1}, --preview-max-pages)`,
   );
 }
 

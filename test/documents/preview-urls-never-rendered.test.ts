@@ -63,6 +63,27 @@ describe("preview pages that will never be rendered → 400 naming the limit", (
     }
   });
 
+  test("one page, in the words: a 1-page PDF and --preview-max-pages 1 say \"1 page (0)\" and \"the first page\", not \"1 pages (0 to 0)\"", async () => {
+    const id = await ingestDocument(k, a, corpusId, "one-page.pdf", await textPdf(1), "application/pdf");
+    expect((await a.api("GET", `/v1/doc/${id}`)).body).toMatchObject({ status: "READY", nbPages: 1 });
+    for (const base of paths(id)) {
+      expect({ base, ...(await refusal(`${base}?pages=1`)) }).toEqual({ base, ...refused(400, "Invalid query parameter 'pages': 1 is out of range; the document has 1 page (0)") });
+    }
+    await using s = await startKbqa({ flags: ["--preview-max-pages", "1"] });
+    const o = await s.org();
+    const i = await initOk(o, { corpusId: await corpus(o), contentType: "application/pdf", filename: "uncounted.pdf" });
+    expect((await put(i.uploadUrl, "%PDF-1.4\n%%EOF\n", "application/pdf")).status).toBe(200);
+    for (const base of paths(i.document.id)) {
+      expect((await o.api("GET", `${base}?pages=0`)).status).toBe(200);
+      const r = await o.api("GET", `${base}?pages=1`);
+      expect([base, r.status, r.body.message]).toEqual([
+        base,
+        400,
+        "Invalid query parameter 'pages': 1 is past the preview limit; previews are rendered for the first page only (0, --preview-max-pages)",
+      ]);
+    }
+  }, 120_000);
+
   test("--preview-max-pages 0: every page is refused, saying previews are off", async () => {
     await using s = await startKbqa({ flags: ["--preview-max-pages", "0"] });
     const o = await s.org();
