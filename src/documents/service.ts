@@ -7,7 +7,7 @@ import { originalKey } from "../store/blob-keys.ts";
 import { isAccepted, mediaType } from "../ingest/formats.ts";
 import { queuePosition } from "../ingest/job-store.ts";
 import { recordUsage } from "../usage/record.ts";
-import { insertGrant, revokeGrants } from "../storage/grants.ts";
+import { insertGrant, revokeGrants, uploadUrlsExpiredAt } from "../storage/grants.ts";
 import type { Presigner } from "../storage/presigner.ts";
 import { findRow, getRow, view, type DocRow, type DocStatus, type DocumentView } from "./rows.ts";
 import { chunkColumn, normalizeTags, timeField } from "./fields.ts";
@@ -100,6 +100,13 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
       const out = db.transaction(() => {
         const r = getRow(db, orgId, id);
         if (r.status !== "READY" && r.status !== "FAILED") {
+          // The spec's 409 stands, but a client whose upload URL expired unused needs the way out.
+          const expired = r.status === "AWAITING_UPLOAD" ? uploadUrlsExpiredAt(db, orgId, id, r.generation, now) : undefined;
+          if (expired !== undefined) {
+            throw conflict(
+              `Document is AWAITING_UPLOAD and its upload URL expired unused (${new Date(expired).toISOString()}); only a READY or FAILED document can get new content: POST /v1/doc/${id}/commit marks it FAILED, then PUT /v1/doc/${id}/init gives a new URL`,
+            );
+          }
           throw conflict(`Document is ${r.status}; only a READY or FAILED document can get new content`);
         }
         db.query(
