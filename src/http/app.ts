@@ -27,6 +27,7 @@ import { documentWiring } from "../documents/wiring.ts";
 import type { Services } from "./services.ts";
 import { requestLog } from "./request-log.ts";
 import { queryRules } from "./query-once.ts";
+import { quietBodyRefusals } from "./quiet-refusals.ts";
 import { VERSION } from "../version.ts";
 
 // In its own module so the CLI can print it without loading the HTTP stack.
@@ -67,6 +68,7 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
     .use(widgetRoutes(ctx, services))
     .use(unknownApiRoutes(ctx, () => built?.routes ?? []));
   built = app;
+  quietBodyRefusals(app.routes as readonly { hooks?: { body?: unknown } }[]);
   return app;
 }
 

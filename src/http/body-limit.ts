@@ -119,7 +119,8 @@ const frame = (v: object, depth: number): Frame =>
  * - a field nested more than MAX_JSON_DEPTH levels, the rule of metadata, now of every field.
  *   Elysia words a refused body by printing it indented, which took time growing with the
  *   square of its depth: {"chunk":{"a":[[[…]]]}} 20,000 levels deep (40 KB) held the server
- *   for 20 s, and a scope or corpusIds list 5,000 deep overflowed the stack (500).
+ *   for 20 s, and a scope or corpusIds list 5,000 deep overflowed the stack (500). (Elysia no
+ *   longer prints a refused body at all: quiet-refusals.ts.)
  * A loop over frames, not recursion, so any depth is walked in memory proportional to it.
  */
 function firstFault(root: object): string | null {
