@@ -128,7 +128,8 @@ export function describe(s: Schema): string {
 
 /** The value as the client sent it, when short enough to quote. */
 function shown(v: unknown): string {
-  if (v === undefined || typeof v === "object" && v !== null) return "";
+  // A string over 38 characters is over 40 once quoted: not worth printing (a 14 MB one was).
+  if (v === undefined || (typeof v === "object" && v !== null) || (typeof v === "string" && v.length > 38)) return "";
   const text = JSON.stringify(v);
   return text !== undefined && text.length <= 40 ? ` (got ${text})` : "";
 }
