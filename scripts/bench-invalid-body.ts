@@ -7,7 +7,7 @@
  * - `JSON.parse` in this process (what any JSON route pays);
  * - a bare Elysia route that parses the body and validates nothing;
  * - a bare Elysia route validating against the service's schema as Elysia alone does (how kbqa
- *   refused before src/http/body-check.ts): `--skip-elysia` leaves it out (it takes 10–20 s per
+ *   refused before src/http/quiet-refusals.ts): `--skip-elysia` leaves it out (it takes 10–20 s per
  *   deep body on a 2-core machine).
  * Usage: bun scripts/bench-invalid-body.ts [runs=3] [--skip-elysia]
  */
