@@ -1,7 +1,7 @@
 // Baseline server for bench-invalid-body: two Elysia routes, no auth, no database. `/parse-only`
 // takes any JSON body (Elysia parses it, nothing validates it); `/v1/corpus/` and `/v1/session/`
 // validate it against the service's schemas as Elysia alone does, which is how the service
-// refused a bad body before its own check (src/http/body-check.ts): the refusal's cost as it was.
+// refused a bad body before its schemas were quieted (src/http/quiet-refusals.ts): the refusal's cost as it was.
 import "../../src/http/typebox-setup.ts";
 import { Elysia } from "elysia";
 import { CorpusCreate } from "../../src/corpus/schema.ts";
