@@ -8,6 +8,7 @@ import { recordUsage } from "../usage/record.ts";
 import { corpusService } from "../corpus/service.ts";
 import { dropsPending, type CorpusDrop } from "../corpus/drops.ts";
 import { contains, pairMatches, prefilter } from "./match.ts";
+import { fragmentPlan, indexedCandidates, indexedSearch, pairPlan, rowsByIdSql, unindexed, type IndexedFilter, type MetaPlan } from "./search.ts";
 
 export interface SessionView {
   id: string;
@@ -158,6 +159,17 @@ export function sessionService(db: Db, clock: Clock) {
     }));
   };
 
+  /** The organization's sessions rows of `ids`, in that order (ids a search found, in the same read transaction). */
+  const byIds = (orgId: string, ids: string[]): Row[] => {
+    const got = new Map<string, Row>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      const rows = db.query<Row, string[]>(rowsByIdSql(part.length)).all(orgId, ...part);
+      for (const r of rows) got.set(r.id, r);
+    }
+    return ids.flatMap((id) => got.get(id) ?? []);
+  };
+
   const firstCorpus = (id: string): string | null =>
     db.query<{ corpus_id: string }, [string]>("SELECT corpus_id FROM session_corpora WHERE session_id = ? ORDER BY pos LIMIT 1").get(id)?.corpus_id ?? null;
 
@@ -169,7 +181,8 @@ export function sessionService(db: Db, clock: Clock) {
     const filters: AppliedFilters = {};
     const where = ["s.org_id = ?", "s.deleted_at IS NULL"];
     const args: string[] = [orgId];
-    if (dropsPending(db, orgId)) where.push(BOUND_LIVE);
+    const boundLive = dropsPending(db, orgId);
+    if (boundLive) where.push(BOUND_LIVE);
     if (owner !== undefined) {
       // Not echoed in `filters`: it is the credential's limit, not a filter the caller chose.
       where.push("s.user_id = ?");
@@ -179,6 +192,7 @@ export function sessionService(db: Db, clock: Clock) {
     const narrow: string[] = [];
     const narrowArgs: string[] = [];
     let match: ((m: Record<string, unknown>) => boolean) | undefined;
+    let plan: MetaPlan | undefined;
 
     if (jsonText !== undefined) {
       let fragment: unknown;
@@ -196,6 +210,7 @@ export function sessionService(db: Db, clock: Clock) {
       narrow.push(...pre.sql);
       narrowArgs.push(...pre.args);
       match = (m) => contains(m, frag);
+      plan = fragmentPlan(frag);
       filters.json = frag;
     } else if (key !== undefined || value !== undefined) {
       if (key === undefined) throw badRequest("Query parameter 'key' is required when 'value' is given");
@@ -203,6 +218,7 @@ export function sessionService(db: Db, clock: Clock) {
       narrow.push("EXISTS (SELECT 1 FROM json_each(s.metadata) j WHERE j.key = ?)");
       narrowArgs.push(key);
       match = (m) => pairMatches(m, key, value);
+      plan = pairPlan(key, value);
       filters.key = key;
       filters.value = value;
     }
@@ -219,11 +235,13 @@ export function sessionService(db: Db, clock: Clock) {
       args.push(corpusId);
       filters.corpusId = corpusId;
     }
-    const cond = where.join(" AND ");
     const offset = offsetOf(p);
     let total: number;
     let page: Row[];
-    if (match) {
+    if (match && unindexed(db, orgId)) {
+      // Metadata the index could not read (nested past SQLite's 1000 levels, stored before the
+      // write limit): the organization is searched as before, every session read and tested here.
+      const cond = where.join(" AND ");
       // Containment of nested fragments is not expressible in SQLite: the SQL prefilter narrows,
       // the exact test runs here over the organization's remaining sessions.
       const candidates = (narrowed: boolean) =>
@@ -244,10 +262,22 @@ export function sessionService(db: Db, clock: Clock) {
       total = hits.length;
       page = hits.slice(offset, offset + p.pageSize);
     } else {
-      total = db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM sessions s WHERE ${cond}`).get(...args)!.n;
-      page = db
-        .query<Row, (string | number)[]>(`SELECT s.* FROM sessions s WHERE ${cond} ${ORDER} LIMIT ? OFFSET ?`)
-        .all(...args, p.pageSize, offset);
+      // One read transaction: the counts that choose the driver, the total, the page and its rows see one state.
+      const indexed: IndexedFilter = {
+        users: [...(owner !== undefined ? [owner] : []), ...(userId !== undefined ? [userId] : [])],
+        corpusId,
+        conds: plan?.conds ?? [],
+        boundLive,
+      };
+      [total, page] = db.transaction((): [number, Row[]] => {
+        if (match && !plan!.exact) {
+          // The index conditions are necessary, not sufficient: the exact test decides over what they leave.
+          const hits = byIds(orgId, indexedCandidates(db, orgId, indexed)).filter((r) => match(fromJson(r.metadata, {})));
+          return [hits.length, hits.slice(offset, offset + p.pageSize)];
+        }
+        const r = indexedSearch(db, orgId, indexed, p.pageSize, offset);
+        return [r.total, byIds(orgId, r.ids)];
+      })();
     }
     return { orgId, pageIndex: p.pageIndex, pageSize: p.pageSize, total, items: views(page), filters };
   }
