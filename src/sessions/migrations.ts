@@ -26,6 +26,10 @@ function metaInsert(r: string, from: string, where: string): string {
         SELECT ${cols}, ${r}.created_at, '', '!', NULL ${from ? `FROM ${from.replace(/,\s*$/, "")}` : ""} WHERE ${where} AND NOT ${ok}`;
 }
 
+/** A binding's deleted_at: its session's, or 0 (never live) for a binding without a session row. */
+const sessionDeletedAt = (id: string) =>
+  `CASE WHEN EXISTS (SELECT 1 FROM sessions s WHERE s.id = ${id}) THEN (SELECT s.deleted_at FROM sessions s WHERE s.id = ${id}) ELSE 0 END`;
+
 export const migrations: Migration[] = [
   {
     id: "sessions-001",
@@ -67,12 +71,12 @@ export const migrations: Migration[] = [
       ALTER TABLE session_corpora ADD COLUMN deleted_at INTEGER;
       UPDATE session_corpora SET
         created_at = (SELECT s.created_at FROM sessions s WHERE s.id = session_corpora.session_id),
-        deleted_at = (SELECT s.deleted_at FROM sessions s WHERE s.id = session_corpora.session_id);
+        deleted_at = ${sessionDeletedAt("session_corpora.session_id")};
       CREATE INDEX session_corpora_live ON session_corpora(org_id, corpus_id, deleted_at, created_at, session_id);
       CREATE TRIGGER session_corpora_order AFTER INSERT ON session_corpora BEGIN
         UPDATE session_corpora SET
           created_at = (SELECT s.created_at FROM sessions s WHERE s.id = new.session_id),
-          deleted_at = (SELECT s.deleted_at FROM sessions s WHERE s.id = new.session_id)
+          deleted_at = ${sessionDeletedAt("new.session_id")}
         WHERE rowid = new.rowid;
       END;
       CREATE TABLE session_meta (
