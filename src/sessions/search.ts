@@ -196,8 +196,10 @@ export function searchSql(orgId: string, f: IndexedFilter, driver = 0): SearchSq
 }
 
 /**
- * The driver: the source with the fewest rows, each counted in its own index range (stopping
- * past the best so far). With one source and nothing else to check, that count is the total.
+ * The driver: the source with the fewest rows. Each is counted in its own index range, all up to
+ * a cap that grows eightfold until one range falls short of it, so the counting costs about the
+ * sources times the smallest range, not the largest. With one source and nothing else to check,
+ * its count is the total.
  */
 function chooseDriver(db: Db, orgId: string, f: IndexedFilter): { driver: number; total?: number } {
   const all = sources(orgId, f);
@@ -206,17 +208,14 @@ function chooseDriver(db: Db, orgId: string, f: IndexedFilter): { driver: number
     const s = all[0]!;
     return { driver: 0, total: db.query<{ n: number }, Arg[]>(`SELECT count(*) AS n FROM ${s.from} WHERE ${s.where}`).get(...s.args)!.n };
   }
-  let best = 0;
-  let bestN = Infinity;
-  all.forEach((s, i) => {
-    const cap = Number.isFinite(bestN) ? ` LIMIT ${bestN}` : "";
-    const n = db.query<{ n: number }, Arg[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${s.from} WHERE ${s.where}${cap})`).get(...s.args)!.n;
-    if (n < bestN) {
-      best = i;
-      bestN = n;
+  for (let cap = 1024; ; cap *= 8) {
+    const counts = all.map((s) => db.query<{ n: number }, Arg[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${s.from} WHERE ${s.where} LIMIT ?)`).get(...s.args, cap)!.n);
+    const least = Math.min(...counts);
+    if (least < cap) {
+      const driver = counts.indexOf(least);
+      return least === 0 ? { driver, total: 0 } : { driver };
     }
-  });
-  return bestN === 0 ? { driver: best, total: 0 } : { driver: best };
+  }
 }
 
 /**
