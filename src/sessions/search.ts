@@ -9,15 +9,17 @@
  *   `val` is the JSON text of a top-level value, of a scalar child of a top-level object (sub
  *   '.' || child key) or of a scalar element of a top-level array (sub '[]').
  *
- * The smallest range drives the query (each range is counted in its index first, cheaply: kbqa
- * runs no ANALYZE, so SQLite cannot know), the other filters are probes of each of its rows in
- * their own indexes, and the page is read in index order (LIMIT/OFFSET skip in the index) before
- * its rows are fetched by id. Every statement names its index (INDEXED BY): without statistics SQLite prefers
- * the index that spares the sort, which is the organization's whole listing.
+ * One filter: its count, and the page skipped to in its index (LIMIT/OFFSET). Several: each range
+ * is counted in its index (kbqa runs no ANALYZE, so SQLite cannot know which is smallest), then
+ * ranges of comparable sizes are merged (an ordered compound INTERSECT) and otherwise the smallest
+ * drives and the others are probed by their full key; the page's rows are then fetched by id.
+ * Every statement names its index (INDEXED BY): without statistics SQLite prefers the index that
+ * spares the sort, which is the organization's whole listing.
  *
  * Metadata containment (match.ts) decomposes into such conditions exactly when the fragment's
- * values are scalars, objects of scalars or arrays of scalars (`metaPlan`); otherwise the
- * conditions only narrow and the exact test runs in JavaScript over what they leave.
+ * values are scalars, objects of scalars or arrays of scalars (`fragmentPlan`, `pairPlan` for
+ * key/value); otherwise the conditions only narrow and the exact test runs in JavaScript over
+ * what they leave.
  */
 import type { Db } from "../store/db.ts";
 

@@ -4,7 +4,7 @@
 // corpus filter probed every session's bindings, a metadata filter parsed every session's
 // metadata in JavaScript. Each filter now reads its own index range in the listing's order
 // (src/sessions/search.ts); the plans are checked on the server's own database, with the
-// statements the route runs, for every filter as the driver and as a probe.
+// statements the route runs, for every filter as the driver, as a probe and merged.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
