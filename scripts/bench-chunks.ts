@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { startKbqa } from "../test/helpers/server.ts";
 import { orderedId } from "../src/store/ids.ts";
 import { insertChunkSet } from "../src/chunks/bulk.ts";
+import { mulberry32 } from "../test/helpers/seeded.ts";
 
 const N = Number(process.argv[2] ?? 200);
 const DOCS = 1000;
@@ -29,14 +30,7 @@ const org = await k.org("bench");
 const corpusId = (await org.api("POST", "/v1/corpus/", { name: "bench" })).body.id as string;
 const jwt = await org.jwt({}, { expSeconds: 7200 });
 
-// mulberry32: reproducible and well mixed in every bit.
-let seed = 42;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rnd = mulberry32(42);
 const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!;
 const int = (n: number) => Math.floor(rnd() * n);
 

@@ -32,6 +32,7 @@ import { corpusService } from "../src/corpus/service.ts";
 import { dropCorpusTurn } from "../src/corpus/drops.ts";
 import { recordUsage } from "../src/usage/record.ts";
 import { CORPUS_MARKS } from "../src/corpus/marks.ts";
+import { mulberry32 } from "../test/helpers/seeded.ts";
 
 const DOCS = Number(process.argv[2] ?? 10_000);
 const PER = Number(process.argv[3] ?? 10);
@@ -39,13 +40,7 @@ const SESSIONS = Number(process.argv[4] ?? Math.round(DOCS * 0.36));
 const USERS = 20;
 const DIMS = 384;
 
-let seed = 7;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rnd = mulberry32(7);
 const vector = () => {
   const v = new Float32Array(DIMS);
   for (let i = 0; i < DIMS; i++) v[i] = rnd() - 0.5;

@@ -28,6 +28,7 @@ import { insertChunkSets } from "../src/chunks/bulk.ts";
 import { openLanceIndex } from "../src/store/lance.ts";
 import { BUILTIN_EMBED_ID, hashEmbed } from "../src/models/builtin-embed.ts";
 import type { VectorRecord } from "../src/store/vector.ts";
+import { mulberry32 } from "../test/helpers/seeded.ts";
 
 const arg = (name: string) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
 const SEED_DOCS = Number(arg("seed-docs") ?? 10_000);
@@ -42,13 +43,7 @@ const seedDir = arg("seed-dir") ? resolve(arg("seed-dir")!) : join(work, "seed")
 
 interface Seed { orgId: string; corpusId: string; token: string }
 
-let state = 42;
-const rnd = () => {
-  state = (state + 0x6d2b79f5) | 0;
-  let t = Math.imul(state ^ (state >>> 15), 1 | state);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rnd = mulberry32(42);
 // Zipf-like words, so the full-text index has a realistic dictionary.
 const VOCAB = Array.from({ length: 20_000 }, (_, i) => "w" + i.toString(36));
 const word = () => VOCAB[Math.floor(VOCAB.length * Math.pow(rnd(), 2.5))]!;

@@ -18,18 +18,13 @@ import { orderedId } from "../src/store/ids.ts";
 import { insertChunkSets } from "../src/chunks/bulk.ts";
 import { documentSearchSql, type DocFilter } from "../src/documents/search.ts";
 import { hashCandidatesSql } from "../src/chunks/query.ts";
+import { mulberry32 } from "../test/helpers/seeded.ts";
 
 const DOCS = Number(process.argv[2] ?? 50_000);
 const PER = Number(process.argv[3] ?? 10);
 const N = Number(process.argv[4] ?? 20);
 
-let seed = 11;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rnd = mulberry32(11);
 const int = (n: number) => Math.floor(rnd() * n);
 const WORDS = ["report", "memo", "Policy", "guide", "notes", "spec"];
 

@@ -33,6 +33,7 @@ import { createBuiltinEmbedder } from "../src/models/builtin-embed.ts";
 import type { ModelRegistry } from "../src/models/registry.ts";
 import { newTimings, retrieve, type RetrievalTimings } from "../src/retrieval/retrieve.ts";
 import { toPassages } from "../src/retrieval/prompt.ts";
+import { mulberry32 } from "../test/helpers/seeded.ts";
 
 const { values } = parseArgs({
   options: {
@@ -50,13 +51,7 @@ const kind = values.index as AnnKind;
 // mulberry32, in 32-bit integer arithmetic. (The LCG this script used before multiplied in doubles,
 // lost the low bits and cycled after ~16,000 draws: its "100,000 chunks" were a few hundred texts
 // repeated at shifted offsets, near-duplicate vectors that no index can rank.)
-let seed = 42;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rand = mulberry32(42);
 const VOCAB = Array.from({ length: 20000 }, (_, i) => "w" + i.toString(36) + ["alpha", "beta", "gamma", "delta", "omega"][i % 5]);
 const zipf = () => VOCAB[Math.floor(VOCAB.length * Math.pow(rand(), 2.5))]!;
 const TOPICS = Array.from({ length: 500 }, () => Array.from({ length: 40 }, () => VOCAB[Math.floor(rand() * VOCAB.length)]!));

@@ -21,17 +21,12 @@ import { join } from "node:path";
 import { startKbqa } from "../test/helpers/server.ts";
 import { orderedId } from "../src/store/ids.ts";
 import { previousSearch, type PreviousFilter } from "./lib/sessions-search-previous.ts";
+import { mulberry32 } from "../test/helpers/seeded.ts";
 
 const SESSIONS = Number(process.argv[2] ?? 100_000);
 const N = Number(process.argv[3] ?? 20);
 
-let seed = 7;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rnd = mulberry32(7);
 const int = (n: number) => Math.floor(rnd() * n);
 const pick = <T>(xs: readonly T[]) => xs[int(xs.length)]!;
 const COUNTRIES = ["FR", "DE", "US", "GB", "ES", "IT", "NL", "BE", "CH", "SE", "PL", "PT", "IE", "AT", "DK", "NO", "FI", "CA", "BR", "JP"];

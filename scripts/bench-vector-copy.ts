@@ -36,6 +36,7 @@ import { createVectorScan as createPrevious } from "./lib/vector-scan-previous.t
 import { quantizeRow } from "../src/store/quantize.ts";
 import { releaseMemory, rssOfSelf } from "../src/runtime/release-memory.ts";
 import { loadAverage, range, runRotated } from "./lib/fresh-runs.ts";
+import { mulberry32 } from "../test/helpers/seeded.ts";
 
 const { values } = parseArgs({
   options: {
@@ -60,12 +61,10 @@ interface Result {
   fillS: number; fillCpuS: number; p50?: number; p99?: number; replaceMs?: number; deleteMs?: number;
 }
 
-// mulberry32: the same rows in every process.
-const rng = (s: number) => () => {
-  s = (s + 0x6d2b79f5) | 0;
-  let t = Math.imul(s ^ (s >>> 15), 1 | s);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return (t ^ (t >>> 14)) >>> 0;
+// The same rows in every process: 32-bit words.
+const rng = (s: number) => {
+  const next = mulberry32(s);
+  return () => next() * 4294967296;
 };
 const hex = (n: number, digits: number) => n.toString(16).padStart(digits, "0").slice(-digits);
 const uuid = (r: () => number) => {

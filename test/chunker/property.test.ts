@@ -2,17 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Element, ElementType } from "../../src/ingest/elements.ts";
 import { markdownToElements } from "../../src/ingest/elements.ts";
 import { chunkElements, parseChunkConfig, type ChunkConfig } from "../../src/ingest/chunker/index.ts";
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from "../helpers/seeded.ts";
 
 function randomElements(rand: () => number): Element[] {
   const types: ElementType[] = ["Title", "NarrativeText", "ListItem", "Table", "CodeSnippet", "Text", "PageBreak"];

@@ -6,6 +6,7 @@ import { contains } from "../../src/chunks/containment.ts";
 import { BITS_REBUILD } from "../../src/chunks/bits-sql.ts";
 import { insertChunkSet } from "../../src/chunks/bulk.ts";
 import { tempDir } from "../helpers/server.ts";
+import { mulberry32 } from "../helpers/seeded.ts";
 
 /**
  * The bitmap index against brute force, in-process on a real database: documents large enough
@@ -15,13 +16,7 @@ import { tempDir } from "../helpers/server.ts";
  * Some chunk sets are written in bulk (bulk.ts, ingestion's path), one of them after row-by-row
  * chunks of the same set, and go through the same edits.
  */
-let seed = 7;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rnd = mulberry32(7);
 const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!;
 const meta = () => ({
   kind: pick(["chunk", "chunk", "summary"]),

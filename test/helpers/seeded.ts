@@ -10,3 +10,17 @@ export function timed<T>(f: () => T): [T, number] {
   const r = f();
   return [r, performance.now() - t0];
 }
+
+/**
+ * mulberry32: repeatable numbers in [0, 1), well mixed in every bit (a bit of `rng`'s low bits
+ * repeats with a short period). The benchmarks' seeded data sets are drawn from it.
+ */
+export function mulberry32(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

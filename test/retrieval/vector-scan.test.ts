@@ -1,14 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { dotKernel } from "../../src/store/simd-dot.ts";
 import { createVectorScan, type ScanRow } from "../../src/store/vector-scan.ts";
+import { mulberry32 } from "../helpers/seeded.ts";
 
-let seed = 7;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rand = mulberry32(7);
 const randomVector = (dims: number) => Float32Array.from({ length: dims }, () => rand() * 2 - 1);
 const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let d = 0, na = 0, nb = 0;
