@@ -13,6 +13,7 @@
  */
 import { join } from "node:path";
 import { readListeningLine, startKbqa } from "../test/helpers/server.ts";
+import { watchPings } from "./lib/ping-watch.ts";
 
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
 const skipElysia = process.argv.includes("--skip-elysia");
@@ -65,22 +66,12 @@ const bareUrl = await readListeningLine(bare, () => "");
 
 /** Sends `raw` while pinging `pingUrl` back to back; the answer's time and the worst ping. */
 async function timed(url: string, raw: string, headers: Record<string, string>, pingUrl: string) {
-  let done = false;
-  let worst = 0;
-  const pinger = (async () => {
-    while (!done) {
-      const p0 = performance.now();
-      await (await fetch(pingUrl)).arrayBuffer();
-      worst = Math.max(worst, performance.now() - p0);
-    }
-  })();
+  const pings = watchPings(pingUrl, 0);
   const t0 = performance.now();
   const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: raw });
   const text = await r.text();
   const ms = performance.now() - t0;
-  done = true;
-  await pinger;
-  return { ms, worst, status: r.status, text };
+  return { ms, worst: await pings.stop(), status: r.status, text };
 }
 
 const range = (xs: number[]) => {

@@ -19,6 +19,7 @@ import { insertChunkSets } from "../src/chunks/bulk.ts";
 import { documentSearchSql, type DocFilter } from "../src/documents/search.ts";
 import { hashCandidatesSql } from "../src/chunks/query.ts";
 import { mulberry32 } from "../test/helpers/seeded.ts";
+import { watchPings } from "./lib/ping-watch.ts";
 
 const DOCS = Number(process.argv[2] ?? 50_000);
 const PER = Number(process.argv[3] ?? 10);
@@ -93,16 +94,7 @@ console.log(`|---|---|---|---|`);
 for (const s of SHAPES) {
   const path = s.hash ? `/v1/chunk/q?hash=${s.hash}` : `/v1/doc/q?corpusId=${corpusId}${s.path}`;
   const ms: number[] = [];
-  let worst = 0;
-  let stop = false;
-  const pinger = (async () => {
-    while (!stop) {
-      const t = performance.now();
-      await (await fetch(`${k.url}/pub/ping`)).text();
-      worst = Math.max(worst, performance.now() - t);
-      await Bun.sleep(10);
-    }
-  })();
+  const pings = watchPings(`${k.url}/pub/ping`);
   for (let i = 0; i < N + 2; i++) {
     const t = performance.now();
     const r = await fetch(k.url + path, { headers });
@@ -110,8 +102,7 @@ for (const s of SHAPES) {
     if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
     if (i >= 2) ms.push(performance.now() - t);
   }
-  stop = true;
-  await pinger;
+  const worst = await pings.stop();
   const run = previous(s);
   const base: number[] = [];
   for (let i = 0; i < Math.min(N, 10) + 1; i++) {

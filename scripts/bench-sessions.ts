@@ -22,6 +22,7 @@ import { startKbqa } from "../test/helpers/server.ts";
 import { orderedId } from "../src/store/ids.ts";
 import { previousSearch, type PreviousFilter } from "./lib/sessions-search-previous.ts";
 import { mulberry32 } from "../test/helpers/seeded.ts";
+import { watchPings } from "./lib/ping-watch.ts";
 
 const SESSIONS = Number(process.argv[2] ?? 100_000);
 const N = Number(process.argv[3] ?? 20);
@@ -160,17 +161,8 @@ console.log(`|---|---|---|---|---|`);
 let mismatches = 0;
 for (const s of SHAPES) {
   const ms: number[] = [];
-  let worst = 0;
-  let stop = false;
   let body: any;
-  const pinger = (async () => {
-    while (!stop) {
-      const t = performance.now();
-      await (await fetch(`${k.url}/pub/ping`)).text();
-      worst = Math.max(worst, performance.now() - t);
-      await Bun.sleep(10);
-    }
-  })();
+  const pings = watchPings(`${k.url}/pub/ping`);
   for (let i = 0; i < N + 2; i++) {
     const t = performance.now();
     const r = await fetch(k.url + s.path, { headers: s.headers ?? headers });
@@ -179,8 +171,7 @@ for (const s of SHAPES) {
     if (i >= 2) ms.push(performance.now() - t);
     body = JSON.parse(text);
   }
-  stop = true;
-  await pinger;
+  const worst = await pings.stop();
   let base = "–";
   if (s.f) {
     const p = { pageIndex: s.pageIndex ?? 0, pageSize: 25 };
