@@ -1,0 +1,70 @@
+/** The crash test's invariants of one document and of the sessions (crash-check.ts runs them). */
+import { waitFor } from "./server.ts";
+import { sha, type DocModel, type OrgModel } from "./crash-model.ts";
+import { call, type Env } from "./crash-http.ts";
+
+type Fail = (m: string) => void;
+
+/** Acknowledged posts are there; a question now cites only live READY documents of the session's corpus. */
+export async function checkSessions(env: Env, o: OrgModel, ready: Set<string>, listed: Map<string, any>, fail: Fail) {
+  for (const s of o.sessions) {
+    const gone = o.corpora.find((c) => c.id === s.corpusId)?.deleted;
+    const a = await call(env, o, "GET", `/v1/post/?sessionId=${s.id}&pageSize=1`);
+    if (gone ? a.status !== 404 : a.status !== 200) fail(`${o.name} session ${s.id} (corpus deleted: ${gone}): posts ${a.status}`);
+    else if (!gone && (a.body.total < s.posts || a.body.total > s.posts + 2 * s.cut)) fail(`${o.name} session ${s.id}: ${a.body.total} posts, ${s.posts} acknowledged, ${s.cut} cut`);
+    if (gone) continue;
+    [s.posts, s.cut] = [a.body.total, 0];
+    // A question now cites only live READY documents of the session's corpus.
+    const q = await call(env, o, "GET", `/v1/post/q?${new URLSearchParams({ sessionId: s.id, body: "Which note covers the pump valve?" })}`);
+    if (q.status !== 200) fail(`${o.name} session ${s.id}: question answered ${q.status}`);
+    else {
+      s.posts += 2;
+      const at = await call(env, o, "GET", `/v1/post/attachment/${q.body.answer.id}`);
+      for (const x of at.body) if (!ready.has(x.docId) || listed.get(x.docId)?.corpusId !== s.corpusId) fail(`${o.name} session ${s.id}: cites ${x.docId}, not a READY document of its corpus`);
+    }
+  }
+}
+
+export async function checkDoc(env: Env, o: OrgModel, m: DocModel, listed: any, fail: Fail) {
+  const got = await call(env, o, "GET", `/v1/doc/${m.id}`);
+  const what = `${o.name} document ${m.id} (${m.state}${m.uncertain ? `, cut ${m.uncertain}` : ""})`;
+  if (got.status === 200 && !listed) fail(`${what}: GET answers 200 but the listing leaves it out`);
+  if (!m.uncertain) {
+    if (m.state === "deleted" ? got.status !== 404 : got.status !== 200) return fail(`${what}: GET answers ${got.status}`);
+  }
+  if (got.status === 404) {
+    m.state = "deleted";
+    return;
+  }
+  const d = got.body;
+  const expected = m.uncertain ? ["AWAITING_UPLOAD", "READY", "FAILED"]
+    : { awaiting: ["AWAITING_UPLOAD"], committed: ["READY", "FAILED"], refused: ["FAILED"], deleted: [] }[m.state];
+  if (!expected.includes(d.status)) fail(`${what}: status ${d.status}`);
+  if (d.status === "FAILED" && !d.statusMsg) fail(`${what}: FAILED without statusMsg`);
+  if (!m.uncertain && d.filename !== m.filename) fail(`${what}: filename ${d.filename}, acknowledged ${m.filename}`);
+  if (d.status === "READY") {
+    const u = await call(env, o, "GET", `/v1/doc/${m.id}/download-url`);
+    const bytes = u.status === 200 ? new Uint8Array(await (await fetch(env.base + new URL(u.body.url).pathname + new URL(u.body.url).search)).arrayBuffer()) : undefined;
+    const h = bytes && sha(bytes);
+    if (!h || !m.candidates.has(h)) fail(`${what}: download-url ${u.status} serves bytes ${h} not among ${[...m.candidates.keys()]}`);
+    else if (d.size !== bytes!.byteLength) fail(`${what}: size ${d.size}, ${bytes!.byteLength} bytes uploaded`);
+    else m.candidates = new Map([[h, bytes!.byteLength]]);
+    const c = await call(env, o, "GET", `/v1/chunk/q?documentId=${m.id}`);
+    if (c.status !== 200 || !c.body.items.length) fail(`${what}: chunk search ${c.status} with ${c.body?.items?.length} chunks`);
+    // Preview rendering cut by the kill resumes: the first page's tile comes.
+    if (d.contentType === "application/pdf") {
+      const p = await call(env, o, "GET", `/v1/doc/${m.id}/preview-urls?pages=0`);
+      const tile = p.status === 200 ? new URL(p.body.items[0].url) : undefined;
+      if (!tile) fail(`${what}: preview-urls answers ${p.status}`);
+      else await waitFor(async () => (await fetch(env.base + tile.pathname + tile.search)).status === 200, "tile", 30_000, 100).catch(() => fail(`${what}: no preview of page 0 within 30 s`));
+    }
+  }
+  m.filename = d.filename;
+  if (m.uncertain) {
+    m.state = d.status === "AWAITING_UPLOAD" ? "awaiting" : "committed";
+    // A cut PUT may or may not have spent its URL, a cut replacement's URL was never seen: PUT no more.
+    m.uploadPath = undefined;
+    m.loose = m.state === "awaiting";
+    m.uncertain = undefined;
+  }
+}
