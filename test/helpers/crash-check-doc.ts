@@ -5,6 +5,27 @@ import { call, type Env } from "./crash-http.ts";
 
 type Fail = (m: string) => void;
 
+/**
+ * Storage usage (`live`: created − removed) is the sum of the sizes of the live documents, for the
+ * organization, each corpus (a deleted one's report ends at 0) and each user; a corpus delete
+ * counts as its rows are marked in the background.
+ */
+export async function checkUsage(env: Env, o: OrgModel, docs: any[], fail: Fail) {
+  const sum = (f: (d: any) => boolean) => docs.filter(f).reduce((s, d) => s + (d.size ?? 0), 0);
+  const users = [...new Set(docs.map((d) => d.userId as string))];
+  const scopes: [string, number][] = [
+    ["all", sum(() => true)],
+    ...o.corpora.map((c): [string, number] => [`corpus/${c.id}`, sum((d) => d.corpusId === c.id)]),
+    ...users.map((u): [string, number] => [`user/${u}`, sum((d) => d.userId === u)]),
+  ];
+  const wrong = async () => {
+    const got = await Promise.all(scopes.map(async ([s, want]) => [s, want, (await call(env, o, "GET", `/v1/usage/${s}?timeframe=Day`)).body.storage?.live]));
+    return got.filter(([, want, live]) => want !== live);
+  };
+  await waitFor(async () => (await wrong()).length === 0, "usage", 20_000, 100)
+    .catch(async () => fail(`${o.name}: storage usage live [scope, sizes, reported]: ${JSON.stringify(await wrong())}`));
+}
+
 /** Acknowledged posts are there; a question now cites only live READY documents of the session's corpus. */
 export async function checkSessions(env: Env, o: OrgModel, ready: Set<string>, listed: Map<string, any>, fail: Fail) {
   for (const s of o.sessions) {
@@ -41,7 +62,9 @@ export async function checkDoc(env: Env, o: OrgModel, m: DocModel, listed: any, 
     : { awaiting: ["AWAITING_UPLOAD"], committed: ["READY", "FAILED"], refused: ["FAILED"], deleted: [] }[m.state];
   if (!expected.includes(d.status)) fail(`${what}: status ${d.status}`);
   if (d.status === "FAILED" && !d.statusMsg) fail(`${what}: FAILED without statusMsg`);
+  if (d.status === "FAILED") env.seen[`FAILED: ${String(d.statusMsg).slice(0, 50)}`] = (env.seen[`FAILED: ${String(d.statusMsg).slice(0, 50)}`] ?? 0) + 1;
   if (!m.uncertain && d.filename !== m.filename) fail(`${what}: filename ${d.filename}, acknowledged ${m.filename}`);
+  env.seen[`checked ${d.status}${m.uncertain ? " cut" : ""}`] = (env.seen[`checked ${d.status}${m.uncertain ? " cut" : ""}`] ?? 0) + 1;
   if (d.status === "READY") {
     const u = await call(env, o, "GET", `/v1/doc/${m.id}/download-url`);
     const bytes = u.status === 200 ? new Uint8Array(await (await fetch(env.base + new URL(u.body.url).pathname + new URL(u.body.url).search)).arrayBuffer()) : undefined;
@@ -51,6 +74,8 @@ export async function checkDoc(env: Env, o: OrgModel, m: DocModel, listed: any, 
     else m.candidates = new Map([[h, bytes!.byteLength]]);
     const c = await call(env, o, "GET", `/v1/chunk/q?documentId=${m.id}`);
     if (c.status !== 200 || !c.body.items.length) fail(`${what}: chunk search ${c.status} with ${c.body?.items?.length} chunks`);
+    const sum = await call(env, o, "GET", `/v1/doc/${m.id}/summary`);
+    if (sum.status !== 200 || !String(sum.body).trim()) fail(`${what}: summary ${sum.status}`);
     // Preview rendering cut by the kill resumes: the first page's tile comes.
     if (d.contentType === "application/pdf") {
       const p = await call(env, o, "GET", `/v1/doc/${m.id}/preview-urls?pages=0`);
@@ -62,8 +87,8 @@ export async function checkDoc(env: Env, o: OrgModel, m: DocModel, listed: any, 
   m.filename = d.filename;
   if (m.uncertain) {
     m.state = d.status === "AWAITING_UPLOAD" ? "awaiting" : "committed";
-    // A cut PUT may or may not have spent its URL, a cut replacement's URL was never seen: PUT no more.
-    m.uploadPath = undefined;
+    // A cut PUT's URL is tried again (crash-ops.ts); a cut replacement's URL was never seen.
+    if (m.uncertain !== "put" || m.state !== "awaiting") [m.uploadPath, m.sent] = [undefined, undefined];
     m.loose = m.state === "awaiting";
     m.uncertain = undefined;
   }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { waitFor } from "./server.ts";
 import { sha, type OrgModel } from "./crash-model.ts";
 import { call, type Env } from "./crash-http.ts";
-import { checkDoc, checkSessions } from "./crash-check-doc.ts";
+import { checkDoc, checkSessions, checkUsage } from "./crash-check-doc.ts";
 
 async function all(env: Env, o: OrgModel, path: string): Promise<any[]> {
   const out: any[] = [];
@@ -52,11 +52,7 @@ export async function check(env: Env, orgs: OrgModel[], dataDir: string): Promis
     const ready = new Set(docs.filter((d) => d.status === "READY").map((d) => d.id));
     for (const c of await all(env, o, "/v1/chunk/")) if (!ready.has(c.documentId)) fail(`${o.name}: chunk ${c.id} of document ${c.documentId}, which is not a live READY one`);
 
-    // Storage usage: the sizes of the live documents (a corpus delete is counted as its rows are marked).
-    const live = docs.reduce((s, d) => s + (d.size ?? 0), 0);
-    await waitFor(async () => (await call(env, o, "GET", "/v1/usage/all?timeframe=Day")).body.storage.live === live || null, "usage", 20_000, 100)
-      .catch(async () => fail(`${o.name}: storage usage ${JSON.stringify((await call(env, o, "GET", "/v1/usage/all")).body.storage)}, live documents' sizes sum to ${live}`));
-
+    await checkUsage(env, o, docs, fail);
     await checkSessions(env, o, ready, listed, fail);
     o.sessions = o.sessions.filter((s) => !o.corpora.find((c) => c.id === s.corpusId)?.deleted);
 

@@ -34,6 +34,8 @@ export interface DocModel {
   /** The operation the kill cut, if any: until reconciled, the model only knows the possibilities. */
   inflight?: string;
   uncertain?: string;
+  /** The bytes of the PUT in flight or cut by the kill. */
+  sent?: Uint8Array;
   /** A cut PUT may not have stored anything: a commit may then answer 400. */
   loose?: boolean;
 }
@@ -77,9 +79,13 @@ export async function contentFor(type: string, serial: number, r: () => number):
   if (type === "application/pdf") {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
-    const page = doc.addPage([300, 300]);
-    page.drawText(`Note ${serial}`, { x: 20, y: 260, size: 18, font });
-    page.drawText(words.slice(0, 60), { x: 20, y: 230, size: 9, font });
+    // Now and then 8–20 pages: longer to parse and to render previews of, so the kill lands in them.
+    const pages = r() < 0.2 ? 8 + Math.floor(r() * 13) : 1;
+    for (let p = 1; p <= pages; p++) {
+      const page = doc.addPage([300, 300]);
+      page.drawText(`Note ${serial} page ${p}`, { x: 20, y: 260, size: 18, font });
+      page.drawText(words.slice(0, 60), { x: 20, y: 230, size: 9, font });
+    }
     return doc.save();
   }
   // Now and then 100–400 KB: past 64 KiB an upload goes to the disk with O_DIRECT, and ingestion takes longer.

@@ -32,7 +32,7 @@ export function operations(a: Actor): [() => number, () => Promise<unknown>][] {
       const contentType = pick([...TYPES])!;
       const filename = `f${env.serial++}.${contentType === "application/pdf" ? "pdf" : "md"}`;
       o.lostInits++;
-      const a = await call(env, o, "POST", "/v1/doc/init", { corpusId: c.id, filename, contentType, tags: ["crash"] });
+      const a = await call(env, o, "POST", "/v1/doc/init", { corpusId: c.id, filename, contentType, tags: ["crash"], userId: pick(["u1", "u2", undefined]) });
       o.lostInits--;
       if (expect("doc init", a, [200]) !== 200) return;
       const u = new URL(a.body.uploadUrl);
@@ -44,7 +44,10 @@ export function operations(a: Actor): [() => number, () => Promise<unknown>][] {
       // Now and then the bytes of another document of the corpus: its commit must answer 409.
       const twin = r() < 0.1 ? pick(docs((x) => x !== d && x.corpusId === d.corpusId && x.contentType === d.contentType && x.bytes !== undefined)) : undefined;
       const bytes = twin?.bytes;
-      const body = bytes ?? (await contentFor(d.contentType, env.serial++, r));
+      // The bytes of a PUT the kill cut go again to the same URL: it works unless that PUT was recorded (412).
+      const body = d.sent ?? bytes ?? (await contentFor(d.contentType, env.serial++, r));
+      const ok = d.sent ? [200, 412] : [200];
+      d.sent = body;
       const h = sha(body);
       d.ever.add(h);
       d.candidates.set(h, body.byteLength); // the kill may leave either bytes under the key
@@ -54,10 +57,8 @@ export function operations(a: Actor): [() => number, () => Promise<unknown>][] {
       const put = await fetch(env.base + d.uploadPath, { method: "PUT", headers: { "content-type": d.contentType }, body: sent, signal: AbortSignal.timeout(20_000) });
       const text = await put.text();
       d.inflight = undefined;
-      if (expect(`PUT ${d.id}`, { status: put.status, body: text }, [200]) !== 200) return;
-      d.candidates = new Map([[h, body.byteLength]]);
-      d.uploadPath = undefined;
-      d.bytes = body;
+      if (!ok.includes(expect(`PUT ${d.id}`, { status: put.status, body: text }, ok))) return;
+      Object.assign(d, { candidates: new Map([[h, body.byteLength]]), uploadPath: undefined, bytes: body, sent: undefined, loose: false });
     }],
     [() => 0.15, async () => {
       const d = pick(docs((d) => d.state === "awaiting" && (d.candidates.size > 0 || r() < 0.1)));
