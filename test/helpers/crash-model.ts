@@ -73,9 +73,21 @@ export const sha = (b: Uint8Array) => new Bun.CryptoHasher("sha256").update(b).d
 
 const WORDS = "pump valve leave policy holiday invoice server backup rotation audit budget travel badge laptop window".split(" ");
 
-/** Distinct bytes per serial number, in the declared type. */
+/** The code word of each byte string contentFor made (by SHA-256): a question naming it must find its document. */
+export const codes = new Map<string, string>();
+
+/** Distinct bytes per serial number, in the declared type, holding the serial's code word. */
 export async function contentFor(type: string, serial: number, r: () => number): Promise<Uint8Array> {
-  const words = Array.from({ length: 8 + Math.floor(r() * 30) }, () => WORDS[Math.floor(r() * WORDS.length)]).join(" ");
+  const bytes = await make(type, serial, r);
+  codes.set(sha(bytes), codeWord(serial));
+  return bytes;
+}
+
+/** "zq" and the serial in letters: one word no other document holds. */
+const codeWord = (n: number) => "zq" + [...n.toString(26).padStart(3, "0")].map((c) => String.fromCharCode(97 + parseInt(c, 26))).join("");
+
+async function make(type: string, serial: number, r: () => number): Promise<Uint8Array> {
+  const words = `${Array.from({ length: 8 + Math.floor(r() * 30) }, () => WORDS[Math.floor(r() * WORDS.length)]).join(" ")} and ${codeWord(serial)}`;
   if (type === "application/pdf") {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -84,7 +96,7 @@ export async function contentFor(type: string, serial: number, r: () => number):
     for (let p = 1; p <= pages; p++) {
       const page = doc.addPage([300, 300]);
       page.drawText(`Note ${serial} page ${p}`, { x: 20, y: 260, size: 18, font });
-      page.drawText(words.slice(0, 60), { x: 20, y: 230, size: 9, font });
+      page.drawText(`${codeWord(serial)} ${words.slice(0, 50)}`, { x: 20, y: 230, size: 9, font });
     }
     return doc.save();
   }
