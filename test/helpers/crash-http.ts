@@ -5,6 +5,8 @@ export interface Env {
   base: string;
   stopped: boolean;
   failures: string[];
+  /** Both organizations: each reads the other's ids. */
+  orgs: OrgModel[];
   serial: number;
   /** Acknowledged operations so far; the kill comes right after the `killAfter`th. */
   ops: number;

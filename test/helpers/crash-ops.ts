@@ -111,10 +111,5 @@ export function operations(a: Actor): [() => number, () => Promise<unknown>][] {
       s.cut--;
       if (expect("ask", a, [200]) === 200) s.posts += 2;
     }],
-    [() => 0.04, async () => expect("usage", await call(env, o, "GET", "/v1/usage/all?timeframe=Day"), [200])],
-    [() => 0.05, async () => {
-      const d = pick(docs(() => true));
-      if (d) expect(`get ${d.id}`, await call(env, o, "GET", `/v1/doc/${d.id}/status`), [200]);
-    }],
   ];
 }

@@ -8,6 +8,7 @@
 import type { CorpusModel, DocModel, OrgModel } from "./crash-model.ts";
 import type { Env } from "./crash-http.ts";
 import { operations } from "./crash-ops.ts";
+import { reads } from "./crash-reads.ts";
 
 export interface Actor {
   env: Env;
@@ -34,7 +35,8 @@ export async function actor(env: Env, o: OrgModel, me: number, r: () => number):
   const corpora = () => o.corpora.filter((c) => c.actor === me && !c.deleted && !c.uncertain);
   const docs = (f: (d: DocModel) => boolean) => o.docs.filter((d) => !d.uncertain && d.state !== "deleted" && corpora().some((c) => c.id === d.corpusId) && f(d));
 
-  const ops = operations({ env, o, me, r, pick, expect, corpora, docs });
+  const a: Actor = { env, o, me, r, pick, expect, corpora, docs };
+  const ops = [...operations(a), ...reads(a)];
   while (!env.stopped) {
     const weights = ops.map(([w]) => w());
     let x = r() * weights.reduce((s, w) => s + w, 0);
