@@ -6,7 +6,8 @@
  * `starts` counts renderings begun since the last finished batch, so a PDF that brings the server
  * (or its worker) down while it renders is given up after MAX_PREVIEW_STARTS starts without
  * progress, instead of crashing every start; unrelated restarts during a long rendering that
- * moves on never add up to that.
+ * moves on never add up to that, nor do restarts while the rendering waits behind parsing in
+ * the pool: a rendering counts once a worker begins it.
  */
 import type { Db } from "../store/db.ts";
 import { mediaType } from "./formats.ts";
@@ -39,14 +40,23 @@ export function enqueuePreviews(db: Db, p: Key, now: number): void {
   ).run(p.documentId, p.orgId, p.generation, now);
 }
 
-/** A rendering begins: counts it, and says from which page (null: the row is gone, nothing to do). */
-export function beginPreviews(db: Db, p: Key): { nextPage: number; starts: number } | null {
+/**
+ * A rendering is about to be queued: from which page, and how many renderings began since the
+ * last finished batch (null: the row is gone, nothing to do). Nothing is counted yet: it may
+ * wait behind parsing in the pool, and a stop meanwhile says nothing about the PDF.
+ */
+export function previewProgress(db: Db, p: Key): { nextPage: number; starts: number } | null {
   const row = db
     .query<{ next_page: number; starts: number }, [string, string, number]>(
-      "UPDATE preview_jobs SET starts = starts + 1 WHERE document_id = ? AND org_id = ? AND generation = ? RETURNING next_page, starts",
+      "SELECT next_page, starts FROM preview_jobs WHERE document_id = ? AND org_id = ? AND generation = ?",
     )
     .get(p.documentId, p.orgId, p.generation);
   return row ? { nextPage: row.next_page, starts: row.starts } : null;
+}
+
+/** A worker began rendering the document's pages: this start counts towards giving up. */
+export function countPreviewStart(db: Db, p: Key): void {
+  db.query("UPDATE preview_jobs SET starts = starts + 1 WHERE document_id = ? AND org_id = ? AND generation = ?").run(p.documentId, p.orgId, p.generation);
 }
 
 /**

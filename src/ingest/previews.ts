@@ -26,7 +26,7 @@ import type { Db } from "../store/db.ts";
 import { freeBytes, storageFailure } from "../store/storage-errors.ts";
 import { briefMessage } from "./convert/errors.ts";
 import { loadDoc } from "./job-store.ts";
-import { advancePreviews, beginPreviews, endPreviews, UNKNOWN_NEXT_PAGE } from "./preview-jobs.ts";
+import { advancePreviews, countPreviewStart, endPreviews, previewProgress, UNKNOWN_NEXT_PAGE } from "./preview-jobs.ts";
 import { WorkerExited, type WorkerPool } from "./pool.ts";
 import type { WorkerMessage } from "./worker.ts";
 
@@ -99,9 +99,9 @@ type Deps = {
 };
 
 export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewLimits): Promise<number> {
-  let begun: ReturnType<typeof beginPreviews>;
+  let begun: ReturnType<typeof previewProgress>;
   try {
-    begun = beginPreviews(deps.db, p);
+    begun = previewProgress(deps.db, p);
   } catch (e) {
     deps.log.error("could not start a document's previews; the next start will", { documentId: p.documentId, error: briefMessage(e) });
     return 0;
@@ -114,15 +114,16 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
   // removes what follows the first incomplete page and counts the bytes of those before it).
   const unknown = begun.nextPage === UNKNOWN_NEXT_PAGE;
   const from = unknown ? finishedPages(deps, p) : begun.nextPage;
-  const resumed = unknown || begun.starts > 1;
+  const resumed = unknown || begun.starts > 0;
   const budget = new PreviewBudget({ ...limits, maxBytes }, () => freeBytes(limits.dataDir), from, resumed ? resumeTiles(deps, p, from) : 0);
   const planned = budget.planned(p.nbPages);
   let full: PreviewCut | null = null; // the byte budget or the reserve refused a page: no more pages
   let stopped = false; // replaced, deleted, or the volume failed: nothing to report as a cut
   let resumable = false; // cut short by a stop or the data volume: the row stays for the next start
   let written = 0;
+  let counted = false; // this rendering's start, counted when a worker begins its first batch
   dropPreviews(deps, p, (g) => g < p.generation); // never a newer one: this renderer may be late
-  if (resumed && from < planned) deps.log.info("previews resumed", { documentId: p.documentId, generation: p.generation, fromPage: from, nbPages: p.nbPages, start: begun.starts });
+  if (resumed && from < planned) deps.log.info("previews resumed", { documentId: p.documentId, generation: p.generation, fromPage: from, nbPages: p.nbPages, start: begun.starts + 1 });
   try {
     for (let first = from; first < planned && !full; first += PREVIEW_BATCH) {
       if (!isCurrent(deps.db, p)) {
@@ -135,6 +136,11 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
       const halves = new Map<number, Tile>();
       await deps.pool.run({ type: "previews", path, bytes, pages }, {
         priority: "low",
+        onStart: () => {
+          if (counted) return;
+          counted = true;
+          countPreviewStart(deps.db, p);
+        },
         onMessage: (m) => {
           if (m.type !== "preview" || full) return;
           const other = halves.get(m.page);
