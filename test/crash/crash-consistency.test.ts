@@ -6,7 +6,9 @@
 // stays PROCESSING, no torn object, usage matches, no organization sees another's data.
 // CRASH_SEED replays a run's choices; CRASH_CYCLES sets the number of kills (default 6).
 import { expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startKbqa, type Kbqa } from "../helpers/server.ts";
 import { rng } from "../helpers/seeded.ts";
 import { cut, mix, SEED, type OrgModel } from "../helpers/crash-model.ts";
@@ -24,6 +26,7 @@ test(`crash consistency (CRASH_SEED=${SEED})`, async () => {
   const r = rng(mix(SEED));
   let k: Kbqa = await startKbqa({ keepData: true, flags: FLAGS });
   const dataDir = k.dataDir;
+  const logs: string[] = [];
   try {
     const orgs: OrgModel[] = [];
     for (const name of ["A", "B"]) {
@@ -49,6 +52,7 @@ test(`crash consistency (CRASH_SEED=${SEED})`, async () => {
       await Promise.race([killed, Bun.sleep(10_000)]); // the n-th may be slow to come: no more than 10 s of workload
       if (!env.stopped) env.kill();
       await k.stop("SIGKILL");
+      logs.push(k.stderr());
       await Promise.all(actors);
       const cuts = orgs.flatMap((o) => o.docs.filter((d) => d.inflight).map((d) => d.inflight));
       cut(orgs);
@@ -57,12 +61,19 @@ test(`crash consistency (CRASH_SEED=${SEED})`, async () => {
       if (r() < 0.3) {
         await Bun.sleep(Math.floor(r() * 300));
         await k.stop("SIGKILL");
+        logs.push(k.stderr());
         k = await startKbqa({ dataDir, flags: FLAGS });
       }
       env.base = k.url;
       await check(env, orgs, dataDir);
       const docs = orgs.flatMap((o) => o.docs);
       console.error(`cycle ${cycle}: killed after ${env.killAfter} ${env.killOn ?? "operation"}s; ${docs.filter((d) => d.state !== "deleted").length} live documents of ${docs.length}; cut: ${cuts.join(" ") || "-"}`);
+      if (env.failures.length) {
+        // The servers' logs, oldest first, for the report.
+        const file = join(tmpdir(), `crash-${SEED}-${Date.now()}.log`);
+        writeFileSync(file, [...logs, k.stderr()].join("\n--- SIGKILL, restart ---\n"));
+        console.error(`crash-consistency: server logs in ${file}`);
+      }
       expect({ cycle, failures: env.failures }).toEqual({ cycle, failures: [] });
     }
     console.error(JSON.stringify(env.seen));
