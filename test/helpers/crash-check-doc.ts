@@ -5,30 +5,6 @@ import { call, type Env } from "./crash-http.ts";
 
 type Fail = (m: string) => void;
 
-/**
- * Storage usage (`live`: created − removed) is the sum of the sizes of the live documents, for the
- * organization, each corpus (a deleted one's report ends at 0) and each user; a corpus delete
- * counts as its rows are marked in the background. Live corpora and sessions: as many as listed.
- */
-export async function checkUsage(env: Env, o: OrgModel, docs: any[], fail: Fail) {
-  const sum = (f: (d: any) => boolean) => docs.filter(f).reduce((s, d) => s + (d.size ?? 0), 0);
-  const users = [...new Set(docs.map((d) => d.userId as string))];
-  const scopes: [string, number][] = [
-    ["all", sum(() => true)],
-    ...o.corpora.map((c): [string, number] => [`corpus/${c.id}`, sum((d) => d.corpusId === c.id)]),
-    ...users.map((u): [string, number] => [`user/${u}`, sum((d) => d.userId === u)]),
-  ];
-  const wrong = async () => {
-    const got = await Promise.all(scopes.map(async ([s, want]) => [s, want, (await call(env, o, "GET", `/v1/usage/${s}?timeframe=Day`)).body.storage?.live]));
-    // Live corpora and sessions counted by the report are those the listings show.
-    const all = (await call(env, o, "GET", "/v1/usage/all?timeframe=Day")).body;
-    for (const [k, path] of [["corpora", "/v1/corpus/"], ["sessions", "/v1/session/"]] as const) got.push([k, (await call(env, o, "GET", `${path}?pageSize=1`)).body.total, all[k].live]);
-    return got.filter(([, want, live]) => want !== live);
-  };
-  await waitFor(async () => (await wrong()).length === 0, "usage", 20_000, 100)
-    .catch(async () => fail(`${o.name}: storage usage live [scope, sizes, reported]: ${JSON.stringify(await wrong())}`));
-}
-
 /** Acknowledged posts are there; a question now cites only live READY documents of the session's corpus. */
 export async function checkSessions(env: Env, o: OrgModel, ready: Set<string>, listed: Map<string, any>, fail: Fail) {
   for (const s of o.sessions) {

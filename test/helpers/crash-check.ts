@@ -5,9 +5,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "./server.ts";
-import { codes, sha, type OrgModel } from "./crash-model.ts";
+import { sha, type OrgModel } from "./crash-model.ts";
 import { call, type Env } from "./crash-http.ts";
-import { checkDoc, checkSessions, checkUsage } from "./crash-check-doc.ts";
+import { checkDoc, checkSessions } from "./crash-check-doc.ts";
+import { checkFindable, checkUsage } from "./crash-check-reports.ts";
 
 async function all(env: Env, o: OrgModel, path: string): Promise<any[]> {
   const out: any[] = [];
@@ -78,18 +79,6 @@ export async function check(env: Env, orgs: OrgModel[], dataDir: string): Promis
   // What a killed writer left beside the objects is swept at start.
   await waitFor(() => !tempFiles(join(dataDir, "blobs")).length, "the killed server's temporary files to be swept", 20_000, 100)
     .catch(() => fail(`temporary files left: ${tempFiles(join(dataDir, "blobs")).join(", ")}`));
-}
-
-/** A few READY documents are found by their code word: their chunks are in the index (vectors and text). */
-async function checkFindable(env: Env, o: OrgModel, ready: Set<string>, fail: (m: string) => void) {
-  const sample = o.docs.filter((d) => ready.has(d.id) && d.candidates.size === 1).slice(-6);
-  for (const d of sample) {
-    const code = codes.get([...d.candidates.keys()][0]!);
-    const s = await call(env, o, "POST", "/v1/session/", { corpusIds: [d.corpusId] });
-    const q = await call(env, o, "GET", `/v1/post/q?${new URLSearchParams({ sessionId: s.body.id, body: code! })}`);
-    const at = q.status === 200 ? await call(env, o, "GET", `/v1/post/attachment/${q.body.answer.id}`) : undefined;
-    if (!at?.body.some((x: any) => x.docId === d.id)) fail(`${o.name} document ${d.id}: a question naming its code word ${code} does not cite it (${q.status}: ${JSON.stringify(q.body?.answer?.body)?.slice(0, 200)})`);
-  }
 }
 
 function tempFiles(dir: string): string[] {
