@@ -4,7 +4,8 @@
 // other requests are in flight, and restarted on the same data directory. After each restart the
 // invariants of test/helpers/crash-check.ts must hold: nothing acknowledged is lost, nothing
 // stays PROCESSING, no torn object, usage matches, no organization sees another's data.
-// CRASH_SEED replays a run's choices; CRASH_CYCLES sets the number of kills (default 6).
+// CRASH_SEED replays a run's choices; CRASH_CYCLES sets the number of kills (default 6), CRASH_WORKERS the
+// server's --workers (default 2).
 import { expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +20,7 @@ import { check } from "../helpers/crash-check.ts";
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 6);
 const ACTORS = 3;
 const KINDS = ["commit", "corpus delete", "replace", "delete", "PUT"];
-const FLAGS = ["--workers", "2"];
+const FLAGS = ["--workers", process.env.CRASH_WORKERS ?? "2"];
 
 test(`crash consistency (CRASH_SEED=${SEED})`, async () => {
   console.error(`crash-consistency: CRASH_SEED=${SEED} CRASH_CYCLES=${CYCLES}`);

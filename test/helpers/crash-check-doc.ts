@@ -40,6 +40,8 @@ export async function checkDoc(env: Env, o: OrgModel, m: DocModel, listed: any, 
   const expected = m.uncertain ? ["AWAITING_UPLOAD", "READY", "FAILED"]
     : { awaiting: ["AWAITING_UPLOAD"], committed: ["READY", "FAILED"], refused: ["FAILED"], deleted: [] }[m.state];
   if (!expected.includes(d.status)) fail(`${what}: status ${d.status}`);
+  if (m.ready && !m.uncertain && d.status !== "READY") fail(`${what}: READY before, ${d.status} now (${d.statusMsg ?? ""})`);
+  m.ready = d.status === "READY";
   if (d.status === "FAILED" && !d.statusMsg) fail(`${what}: FAILED without statusMsg`);
   if (d.status === "FAILED") env.seen[`FAILED: ${String(d.statusMsg).slice(0, 50)}`] = (env.seen[`FAILED: ${String(d.statusMsg).slice(0, 50)}`] ?? 0) + 1;
   if (!m.uncertain && d.filename !== m.filename) fail(`${what}: filename ${d.filename}, acknowledged ${m.filename}`);

@@ -34,6 +34,8 @@ export interface DocModel {
   /** The operation the kill cut, if any: until reconciled, the model only knows the possibilities. */
   inflight?: string;
   uncertain?: string;
+  /** Seen READY at a check, and given no new content since: it stays READY. */
+  ready?: boolean;
   /** The bytes of the PUT in flight or cut by the kill. */
   sent?: Uint8Array;
   /** A cut PUT may not have stored anything: a commit may then answer 400. */

@@ -78,7 +78,7 @@ export function operations(a: Actor): [() => number, () => Promise<unknown>][] {
       d.inflight = undefined;
       if (expect(`replace ${d.id}`, a, [200, 409]) !== 200) return;
       const u = new URL(a.body.uploadUrl);
-      Object.assign(d, { state: "awaiting", uploadPath: u.pathname + u.search });
+      Object.assign(d, { state: "awaiting", uploadPath: u.pathname + u.search, ready: false });
     }],
     [() => 0.06, async () => {
       const d = pick(docs(() => true));
