@@ -1,10 +1,13 @@
 // Seeded crash consistency: two organizations run a random mixed workload over HTTP (corpora,
 // uploads of markdown, text and PDF, commits, replacements, patches, deletes, questions, usage
-// reads); the server is SIGKILLed right after a seeded number of acknowledged operations, while
-// other requests are in flight, and restarted on the same data directory. After each restart the
-// invariants of test/helpers/crash-check.ts must hold: nothing acknowledged is lost, nothing
-// stays PROCESSING, no torn object, usage matches, no organization sees another's data.
-// CRASH_SEED replays a run's choices; CRASH_CYCLES sets the number of kills (default 6), CRASH_WORKERS the
+// reads; test/helpers/crash-ops.ts, crash-reads.ts). The server is SIGKILLed (its workers die with
+// it) right after a seeded number of acknowledged operations, of any kind or of one kind (a
+// commit, a delete…, its background work pending), while other requests are in flight, now and
+// then again while it recovers, and restarted on the same data directory. After each restart the
+// invariants of test/helpers/crash-check*.ts must hold: nothing acknowledged is lost, nothing stays
+// PROCESSING, no torn object, downloads, chunks, answers and usage agree with the live documents,
+// no organization sees another's data. CRASH_SEED replays a run's choices (the interleaving of
+// the actors varies); CRASH_CYCLES sets the number of kills (default 6), CRASH_WORKERS the
 // server's --workers (default 2).
 import { expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";

@@ -1,9 +1,9 @@
 /** The crash test's invariants of one document and of the sessions (crash-check.ts runs them). */
-import { waitFor } from "./server.ts";
 import { sha, type DocModel, type OrgModel } from "./crash-model.ts";
 import { call, type Env } from "./crash-http.ts";
 
 type Fail = (m: string) => void;
+export type Tile = { what: string; url: URL };
 
 /** Acknowledged posts are there; a question now cites only live READY documents of the session's corpus. */
 export async function checkSessions(env: Env, o: OrgModel, ready: Set<string>, listed: Map<string, any>, fail: Fail) {
@@ -25,7 +25,7 @@ export async function checkSessions(env: Env, o: OrgModel, ready: Set<string>, l
   }
 }
 
-export async function checkDoc(env: Env, o: OrgModel, m: DocModel, listed: any, fail: Fail) {
+export async function checkDoc(env: Env, o: OrgModel, m: DocModel, listed: any, fail: Fail, tiles: Tile[]) {
   const got = await call(env, o, "GET", `/v1/doc/${m.id}`);
   const what = `${o.name} document ${m.id} (${m.state}${m.uncertain ? `, cut ${m.uncertain}` : ""})`;
   if (got.status === 200 && !listed) fail(`${what}: GET answers 200 but the listing leaves it out`);
@@ -57,12 +57,11 @@ export async function checkDoc(env: Env, o: OrgModel, m: DocModel, listed: any, 
     if (c.status !== 200 || !c.body.items.length) fail(`${what}: chunk search ${c.status} with ${c.body?.items?.length} chunks`);
     const sum = await call(env, o, "GET", `/v1/doc/${m.id}/summary`);
     if (sum.status !== 200 || !String(sum.body).trim()) fail(`${what}: summary ${sum.status}`);
-    // Preview rendering cut by the kill resumes: the first page's tile comes.
+    // Preview rendering cut by the kill resumes: the first and last pages' tiles come (waited for by crash-check.ts).
     if (d.contentType === "application/pdf") {
-      const p = await call(env, o, "GET", `/v1/doc/${m.id}/preview-urls?pages=0`);
-      const tile = p.status === 200 ? new URL(p.body.items[0].url) : undefined;
-      if (!tile) fail(`${what}: preview-urls answers ${p.status}`);
-      else await waitFor(async () => (await fetch(env.base + tile.pathname + tile.search)).status === 200, "tile", 30_000, 100).catch(() => fail(`${what}: no preview of page 0 within 30 s`));
+      const p = await call(env, o, "GET", `/v1/doc/${m.id}/preview-urls?pages=0${d.nbPages > 1 ? `,${d.nbPages - 1}` : ""}`);
+      if (p.status !== 200) fail(`${what}: preview-urls answers ${p.status}`);
+      else for (const t of p.body.items) tiles.push({ what: `${what} page ${t.page} ${t.size}`, url: new URL(t.url) });
     }
   }
   m.filename = d.filename;

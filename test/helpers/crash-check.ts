@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { waitFor } from "./server.ts";
 import { sha, type OrgModel } from "./crash-model.ts";
 import { call, type Env } from "./crash-http.ts";
-import { checkDoc, checkSessions } from "./crash-check-doc.ts";
+import { checkDoc, checkSessions, type Tile } from "./crash-check-doc.ts";
 import { checkFindable, checkUsage } from "./crash-check-reports.ts";
 
 async function all(env: Env, o: OrgModel, path: string): Promise<any[]> {
@@ -47,7 +47,11 @@ export async function check(env: Env, orgs: OrgModel[], dataDir: string): Promis
     for (const d of unknownDocs) o.docs.push({ id: d.id, corpusId: d.corpusId, contentType: d.contentType, filename: d.filename, state: "awaiting", candidates: new Map(), ever: new Set(), uncertain: "init" });
     [o.lostCorpora, o.lostInits] = [0, 0];
 
-    for (const m of o.docs) await checkDoc(env, o, m, listed.get(m.id), fail);
+    const tiles: Tile[] = [];
+    for (const m of o.docs) await checkDoc(env, o, m, listed.get(m.id), fail, tiles);
+    // Every READY PDF's preview tiles come, interrupted renderings resumed: 30 s for all of them.
+    const missing = async () => (await Promise.all(tiles.map(async (t) => ((await fetch(env.base + t.url.pathname + t.url.search)).status === 200 ? [] : [t.what])))).flat();
+    await waitFor(async () => (await missing()).length === 0, "tiles", 30_000, 200).catch(async () => fail(`no preview tiles within 30 s: ${(await missing()).join("; ")}`));
 
     // Chunks only of READY documents: none of a deleted document or corpus.
     const ready = new Set(docs.filter((d) => d.status === "READY").map((d) => d.id));
