@@ -30,7 +30,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   const lock = lockDataDir(config.dataDir);
   let db: ReturnType<typeof openDb>;
   try {
-    db = openDb(config.dataDir);
+    db = openDb(config.dataDir, stderrLogger);
   } catch (e) {
     lock.release();
     throw e;
