@@ -155,7 +155,7 @@ const COMMANDS: Record<string, Command> = {
     },
     run([name], _f, config) {
       const org = need(name, "NAME");
-      const db = openDb(config.dataDir);
+      const db = openDb(config.dataDir, stderrLogger);
       out(createOrg(db, org));
       db.close();
       // The organization exists only for a server using this directory: a terminal without the
@@ -171,7 +171,7 @@ const COMMANDS: Record<string, Command> = {
     flags: [],
     dirs: { data: "existing" },
     run(_a, _f, config) {
-      const db = openDb(config.dataDir);
+      const db = openDb(config.dataDir, stderrLogger);
       out(listOrgs(db));
       db.close();
       return 0;
@@ -188,7 +188,7 @@ const COMMANDS: Record<string, Command> = {
       const file = need(f["public-key"], "--public-key FILE.pem");
       const kid = f.kid === undefined ? undefined : need(f.kid, "--kid KID");
       if (kid !== undefined && !KID.test(kid)) throw new UsageError(`--kid: ${KID_RULE} (got ${kid.length > 128 ? `${kid.length} characters` : `"${kid}"`})`);
-      const db = openDb(config.dataDir);
+      const db = openDb(config.dataDir, stderrLogger);
       try {
         if (!orgExists(db, org)) throw new CliFailure(`no organization with id ${org}`);
         out(addKey(db, org, readPublicKeyFile(file), kid));
@@ -209,7 +209,7 @@ const COMMANDS: Record<string, Command> = {
     dirs: { data: "existing" },
     run(_a, f, config) {
       const org = f.org === undefined ? undefined : need(f.org, "--org ORG_ID");
-      const db = openDb(config.dataDir);
+      const db = openDb(config.dataDir, stderrLogger);
       try {
         if (org !== undefined && !orgExists(db, org)) throw new CliFailure(`no organization with id ${org}`);
         out(listKeys(db, org));
@@ -237,7 +237,7 @@ const COMMANDS: Record<string, Command> = {
         dirs: { data: "existing" },
         run([kid], _f, config) {
           const k = need(kid, "KID");
-          const db = openDb(config.dataDir);
+          const db = openDb(config.dataDir, stderrLogger);
           try {
             if (!act(db, k)) throw new CliFailure(`no key with kid ${k}`);
             out(verb === "delete" ? { kid: k, deleted: true } : listKeys(db).find((x) => x.kid === k));
