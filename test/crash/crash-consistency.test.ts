@@ -38,7 +38,7 @@ test(`crash consistency (CRASH_SEED=${SEED})`, async () => {
       const token = await org.jwt({}, { expSeconds: 3600 });
       orgs.push({ name, orgId: org.orgId, token, corpora: [], docs: [], sessions: [], lostInits: 0, lostCorpora: 0 });
     }
-    const env: Env = { base: k.url, stopped: false, failures: [], orgs, serial: 0, ops: 0, killAfter: 0, kill: () => {}, seen: {} };
+    const env: Env = { base: k.url, stopped: false, failures: [], orgs, serial: 0, ops: 0, killAfter: 0, kill: () => {}, seen: {}, serverLogs: () => [...logs, k.stderr()].join("\n") };
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       env.ops = 0;
       // Half the time right after the n-th acknowledged write of one kind, while its background work is pending.

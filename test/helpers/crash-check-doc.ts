@@ -3,7 +3,7 @@ import { sha, type DocModel, type OrgModel } from "./crash-model.ts";
 import { call, type Env } from "./crash-http.ts";
 
 type Fail = (m: string) => void;
-export type Tile = { what: string; url: URL };
+export type Tile = { what: string; url: URL; documentId: string };
 
 /** Acknowledged posts are there; a question now cites only live READY documents of the session's corpus. */
 export async function checkSessions(env: Env, o: OrgModel, ready: Set<string>, listed: Map<string, any>, fail: Fail) {
@@ -61,7 +61,7 @@ export async function checkDoc(env: Env, o: OrgModel, m: DocModel, listed: any, 
     if (d.contentType === "application/pdf") {
       const p = await call(env, o, "GET", `/v1/doc/${m.id}/preview-urls?pages=0${d.nbPages > 1 ? `,${d.nbPages - 1}` : ""}`);
       if (p.status !== 200) fail(`${what}: preview-urls answers ${p.status}`);
-      else for (const t of p.body.items) tiles.push({ what: `${what} page ${t.page} ${t.size}`, url: new URL(t.url) });
+      else for (const t of p.body.items) tiles.push({ what: `${what} page ${t.page} ${t.size}`, url: new URL(t.url), documentId: m.id });
     }
   }
   m.filename = d.filename;

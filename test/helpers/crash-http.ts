@@ -16,6 +16,8 @@ export interface Env {
   kill: () => void;
   /** Answers by operation and status, for the log. */
   seen: Record<string, number>;
+  /** Every server's stderr so far, the running one's included. */
+  serverLogs: () => string;
 }
 
 export async function call(env: Env, o: OrgModel, method: string, path: string, body?: unknown) {
