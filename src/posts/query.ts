@@ -131,14 +131,19 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
       return { orgId: who.orgId, userId: who.userId, sessionId: session.id, corpusIds: session.corpusIds, agent, session: settings, question, lang };
     },
 
-    /** Stores the question, retrieves, answers, stores the answer with its citations and token usage. */
+    /**
+     * Retrieves, answers, then stores the question and the answer (with its citations and token
+     * usage) in one transaction: an exchange is kept whole or not at all. A question stored first
+     * stayed in the session unanswered whenever the model failed, the client went away or the
+     * server stopped in between, and its retry then showed the question twice.
+     */
     async run(p: Prepared, opts: { onToken?: (t: string) => void; signal?: AbortSignal } = {}): Promise<Exchange> {
       const { orgId, userId, agent, session } = p;
       const usageCorpusId = p.corpusIds[0] ?? null;
       // History is read before the question is stored, so it holds earlier posts only.
       const history = agent.useHistory ? posts.history(orgId, p.sessionId, agent.historySize) : [];
       const base = { sessionId: p.sessionId, userId, lang: p.lang, agentId: agent.id, usageCorpusId };
-      const queryRow = db.transaction(() => posts.insert(orgId, { ...base, owner: "USER", body: p.question }))();
+      const askedAt = clock.now();
 
       let result: AnswerResult;
       let chunks;
@@ -160,8 +165,9 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
       // An answer without markers stands on every passage the model was shown (not on those left out to fit its context).
       const refs = citedRefs(result.cited, result.answered, Math.min(chunks.length, result.shown ?? chunks.length));
       const cited = refs.map((ref) => ({ ...chunks[ref - 1]!, ref }));
-      const now = Math.max(clock.now(), queryRow.created_at);
-      const answerRow = db.transaction(() => {
+      const now = Math.max(clock.now(), askedAt);
+      const [queryRow, answerRow] = db.transaction(() => {
+        const q = posts.insert(orgId, { ...base, owner: "USER", body: p.question }, askedAt);
         const r = posts.insert(orgId, {
           ...base, owner: "SYSTEM", body: result.text, attachment: cited.length, model: result.model,
           promptTokens: result.promptTokens, completionTokens: result.completionTokens,
@@ -171,7 +177,7 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
         for (const s of splitTokens(total, p.corpusIds, chunks.map((c) => c.corpusId))) {
           recordUsage(db, orgId, { metric: "tokens", op: "used", amount: s.amount, at: now, userId, corpusId: s.corpusId, source: "post" });
         }
-        return r;
+        return [q, r];
       })();
       const [query, answer] = posts.views(orgId, [queryRow, answerRow]);
       return { query: query!, answer: answer! };

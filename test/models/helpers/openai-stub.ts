@@ -3,8 +3,11 @@ import { hashEmbed } from "../../../src/models/builtin-embed.ts";
 
 export interface StubCall { path: string; auth: string | null; body: any }
 
-/** gate: awaited after the first streamed chunk, so a test can hold a generation in flight. */
-export function startOpenAIStub(opts: { reply: (body: any) => string; apiKey?: string; gate?: () => Promise<void> }) {
+/**
+ * gate: awaited after the first streamed chunk, so a test can hold a generation in flight.
+ * failWith: a status for chat requests the server should refuse (an OpenAI error object), or undefined.
+ */
+export function startOpenAIStub(opts: { reply: (body: any) => string; apiKey?: string; gate?: () => Promise<void>; failWith?: (body: any) => number | undefined }) {
   const calls: StubCall[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -23,6 +26,8 @@ export function startOpenAIStub(opts: { reply: (body: any) => string; apiKey?: s
         return Response.json({ object: "list", model: body.model, data, usage: { prompt_tokens: 3, total_tokens: 3 } });
       }
       if (url.pathname === "/v1/chat/completions") {
+        const failed = opts.failWith?.(body);
+        if (failed) return Response.json({ error: { message: "the model server fell over", type: "server_error" } }, { status: failed });
         const words = opts.reply(body).match(/\S+\s*/g) ?? [];
         const stream = new ReadableStream({
           async start(c) {
