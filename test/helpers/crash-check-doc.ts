@@ -11,7 +11,8 @@ export async function checkSessions(env: Env, o: OrgModel, ready: Set<string>, l
     const gone = o.corpora.find((c) => c.id === s.corpusId)?.deleted;
     const a = await call(env, o, "GET", `/v1/post/?sessionId=${s.id}&pageSize=1`);
     if (gone ? a.status !== 404 : a.status !== 200) fail(`${o.name} session ${s.id} (corpus deleted: ${gone}): posts ${a.status}`);
-    else if (!gone && (a.body.total < s.posts || a.body.total > s.posts + 2 * s.cut)) fail(`${o.name} session ${s.id}: ${a.body.total} posts, ${s.posts} acknowledged, ${s.cut} cut`);
+    // An exchange is stored whole or not at all: a cut question adds both posts or none.
+    else if (!gone && (a.body.total < s.posts || a.body.total > s.posts + 2 * s.cut || a.body.total % 2 !== 0)) fail(`${o.name} session ${s.id}: ${a.body.total} posts, ${s.posts} acknowledged, ${s.cut} cut`);
     if (gone) continue;
     [s.posts, s.cut] = [a.body.total, 0];
     // A question now cites only live READY documents of the session's corpus.
