@@ -20,7 +20,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { startKbqa } from "../test/helpers/server.ts";
 import { orderedId } from "../src/store/ids.ts";
-import { previousSearch, type PreviousFilter } from "./lib/sessions-search-previous.ts";
+import { previousSearch, UNDO_SESSIONS_002, type PreviousFilter } from "./lib/sessions-search-previous.ts";
 import { mulberry32 } from "../test/helpers/seeded.ts";
 import { watchPings } from "./lib/ping-watch.ts";
 
@@ -108,12 +108,7 @@ const previousPath = join(k.dataDir, "previous.sqlite");
 db.exec(`VACUUM INTO '${previousPath}'`);
 const prev = new Database(previousPath, { strict: true });
 if (prev.query("SELECT 1 FROM _migrations WHERE id = 'sessions-002'").get()) {
-  prev.exec(`
-    DROP TRIGGER sessions_meta_insert; DROP TRIGGER sessions_meta_update; DROP TRIGGER session_corpora_order;
-    DROP TABLE session_meta; DROP INDEX session_corpora_live; DROP INDEX sessions_owner;
-    ALTER TABLE session_corpora DROP COLUMN created_at; ALTER TABLE session_corpora DROP COLUMN deleted_at;
-    CREATE INDEX sessions_user ON sessions(org_id, user_id, created_at);
-    DELETE FROM _migrations WHERE id = 'sessions-002';`);
+  prev.exec(UNDO_SESSIONS_002);
 }
 
 const visitorToken = (await org.api("POST", "/v1/auth/access-token", { scope: ["session:read", "post:read"], userId: sample.visitor, ttl: 7200 })).body.token as string;

@@ -7,6 +7,14 @@
  */
 import type { Database } from "bun:sqlite";
 
+/** Takes a database back to the schema before sessions-002 (for the baseline, and to test the migration). */
+export const UNDO_SESSIONS_002 = `
+  DROP TRIGGER sessions_meta_insert; DROP TRIGGER sessions_meta_update; DROP TRIGGER session_corpora_order;
+  DROP TABLE session_meta; DROP INDEX session_corpora_live; DROP INDEX sessions_owner;
+  ALTER TABLE session_corpora DROP COLUMN created_at; ALTER TABLE session_corpora DROP COLUMN deleted_at;
+  CREATE INDEX sessions_user ON sessions(org_id, user_id, created_at);
+  DELETE FROM _migrations WHERE id = 'sessions-002';`;
+
 export interface PreviousFilter {
   userId?: string;
   corpusId?: string;

@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { startKbqa, tempDir, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
 import { rng } from "../helpers/seeded.ts";
-import { previousSearch, type PreviousFilter } from "../../scripts/lib/sessions-search-previous.ts";
+import { previousSearch, UNDO_SESSIONS_002, type PreviousFilter } from "../../scripts/lib/sessions-search-previous.ts";
 
 const data = tempDir("kbqa-session-index-");
 let k: Kbqa;
@@ -177,12 +177,7 @@ test("a data directory from before sessions-002 is indexed by the migration and 
   await k.stop();
   const db = new Database(join(data.path, "kbqa.sqlite"));
   try {
-    db.exec(`
-      DROP TRIGGER sessions_meta_insert; DROP TRIGGER sessions_meta_update; DROP TRIGGER session_corpora_order;
-      DROP TABLE session_meta; DROP INDEX session_corpora_live; DROP INDEX sessions_owner;
-      ALTER TABLE session_corpora DROP COLUMN created_at; ALTER TABLE session_corpora DROP COLUMN deleted_at;
-      CREATE INDEX sessions_user ON sessions(org_id, user_id, created_at);
-      DELETE FROM _migrations WHERE id = 'sessions-002';`);
+    db.exec(UNDO_SESSIONS_002);
   } finally {
     db.close();
   }
