@@ -60,10 +60,11 @@ describe("stripMarkdown() is linear in its input", () => {
     });
   }
 
-  test("the audit's 2 MB of brackets, 1,000,000 open then 1,000,000 closed, in under a second (took ~50 s)", () => {
+  test("the audit's 2 MB of brackets, 1,000,000 open then 1,000,000 closed, in a few seconds at most (took ~50 s)", () => {
     const md = "[".repeat(1_000_000) + "]".repeat(1_000_000);
     const [got, ms] = timed(() => stripMarkdown(md));
-    expect(ms).toBeLessThan(1000);
+    // Well under a second when the machine is quiet; 5 s still tells a linear pass from ~50 s.
+    expect(ms).toBeLessThan(5000);
     expect(got).toBe(md);
   });
 });

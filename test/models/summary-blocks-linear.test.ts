@@ -25,9 +25,11 @@ describe("summaries of hostile tables and code are linear in their input", () =>
     ["delimiter rows only", fill("| --- |\n")],
   ];
   for (const [name, md] of hostile) {
-    test(`${name} in well under a second`, () => {
+    test(`${name} in a few seconds at most`, () => {
       const [s, ms] = timed(() => extractiveSummary(md, "en").text);
-      expect(ms).toBeLessThan(1000);
+      // A few hundred ms here; the quadratic scan took about 50 s. 5 s keeps that apart without
+      // failing on a loaded CI machine (one run under the full suite took 1.35 s).
+      expect(ms).toBeLessThan(5000);
       expect(s.startsWith("## Summary\n")).toBe(true);
       expect(s.length).toBeLessThanOrEqual(SUMMARY_CHARS);
       for (const line of s.split("\n").slice(1)) expect(line.length).toBeLessThanOrEqual(BULLET_CHARS + 2);
