@@ -33,6 +33,7 @@ import { dropCorpusTurn } from "../src/corpus/drops.ts";
 import { recordUsage } from "../src/usage/record.ts";
 import { CORPUS_MARKS } from "../src/corpus/marks.ts";
 import { mulberry32 } from "../test/helpers/seeded.ts";
+import { PREVIOUS_CORPUS_CASCADE } from "./lib/corpus-delete-previous.ts";
 
 const DOCS = Number(process.argv[2] ?? 10_000);
 const PER = Number(process.argv[3] ?? 10);
@@ -107,24 +108,6 @@ await lance.close();
 console.log(`seeded: ${DOCS} documents × ${PER} chunks and ${SESSIONS} sessions in the doomed corpus, ${DOCS} documents and ${SESSIONS} sessions in its twin, in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
 // 3. Baselines on the twin corpus: the previous deletion transaction against this one (rolled back), then this version's turns for real.
-const PREVIOUS = [
-  `INSERT INTO chunk_drops (org_id, document_id, created_at)
-     SELECT org_id, id, $now FROM documents WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL`,
-  `INSERT INTO vector_drops (org_id, document_id, generation, created_at)
-     SELECT org_id, id, NULL, $now FROM documents WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL`,
-  `INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
-     SELECT org_id, $now, 'storage', 'removed', size, user_id, corpus_id, 'document' FROM documents
-     WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL AND size > 0`,
-  "UPDATE documents SET deleted_at = $now WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL",
-  `INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
-     SELECT s.org_id, $now, 'sessions', 'removed', 1, s.user_id,
-            (SELECT f.corpus_id FROM session_corpora f WHERE f.session_id = s.id ORDER BY f.pos LIMIT 1), NULL
-     FROM sessions s JOIN session_corpora sc ON sc.session_id = s.id
-     WHERE sc.org_id = $org AND sc.corpus_id = $corpus AND s.org_id = $org AND s.deleted_at IS NULL`,
-  `UPDATE sessions SET deleted_at = $now
-     WHERE org_id = $org AND deleted_at IS NULL
-       AND id IN (SELECT session_id FROM session_corpora WHERE org_id = $org AND corpus_id = $corpus)`,
-];
 const corpora = corpusService(db, { now: () => 1_000 });
 const timedRollback = (fn: () => void) => {
   db.exec("BEGIN IMMEDIATE");
@@ -136,7 +119,7 @@ const timedRollback = (fn: () => void) => {
 };
 const oldTx = timedRollback(() => {
   db.query("UPDATE corpora SET deleted_at = 1000 WHERE id = ?").run(twin);
-  for (const sql of PREVIOUS) db.query(sql).run({ now: 1000, org: A.orgId, corpus: twin });
+  for (const sql of PREVIOUS_CORPUS_CASCADE) db.query(sql).run({ now: 1000, org: A.orgId, corpus: twin });
   recordUsage(db, A.orgId, { metric: "corpora", op: "removed", amount: 1, at: 1000, userId: "user-1", corpusId: twin });
 });
 // remove() opens its own transaction; bun:sqlite nests it as a savepoint of this one.

@@ -17,33 +17,14 @@ import { usageService } from "../../src/usage/service.ts";
 import { CORPUS_MARKS } from "../../src/corpus/marks.ts";
 import { startKbqa, tempDir, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
 import { ask, corpus, ingest, session } from "../posts/helpers.ts";
+import { PREVIOUS_CORPUS_CASCADE } from "../../scripts/lib/corpus-delete-previous.ts";
 
 const count = (db: Database, sql: string, ...args: (string | number)[]) => (db.query(sql).get(...args) as { n: number }).n;
-
-/** The previous version's cascade, statement for statement: the oracle of the end state. */
-const PREVIOUS = [
-  `INSERT INTO chunk_drops (org_id, document_id, created_at)
-     SELECT org_id, id, $now FROM documents WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL`,
-  `INSERT INTO vector_drops (org_id, document_id, generation, created_at)
-     SELECT org_id, id, NULL, $now FROM documents WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL`,
-  `INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
-     SELECT org_id, $now, 'storage', 'removed', size, user_id, corpus_id, 'document' FROM documents
-     WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL AND size > 0`,
-  "UPDATE documents SET deleted_at = $now WHERE org_id = $org AND corpus_id = $corpus AND deleted_at IS NULL",
-  `INSERT INTO usage_events (org_id, at, metric, op, amount, user_id, corpus_id, source)
-     SELECT s.org_id, $now, 'sessions', 'removed', 1, s.user_id,
-            (SELECT f.corpus_id FROM session_corpora f WHERE f.session_id = s.id ORDER BY f.pos LIMIT 1), NULL
-     FROM sessions s JOIN session_corpora sc ON sc.session_id = s.id
-     WHERE sc.org_id = $org AND sc.corpus_id = $corpus AND s.org_id = $org AND s.deleted_at IS NULL`,
-  `UPDATE sessions SET deleted_at = $now
-     WHERE org_id = $org AND deleted_at IS NULL
-       AND id IN (SELECT session_id FROM session_corpora WHERE org_id = $org AND corpus_id = $corpus)`,
-];
 
 function previousRemove(db: Db, org: string, corpusId: string, now: number) {
   db.transaction(() => {
     db.query("UPDATE corpora SET deleted_at = ? WHERE org_id = ? AND id = ?").run(now, org, corpusId);
-    for (const sql of PREVIOUS) db.query(sql).run({ now, org, corpus: corpusId });
+    for (const sql of PREVIOUS_CORPUS_CASCADE) db.query(sql).run({ now, org, corpus: corpusId });
     recordUsage(db, org, { metric: "corpora", op: "removed", amount: 1, at: now, userId: "u0", corpusId });
   })();
 }
