@@ -21,7 +21,20 @@ const QueryFields = {
   agentId: t.Optional(t.String({ format: "uuid", description: "Agent to run on; the platform default when absent" })),
 };
 export const QueryParams = t.Object(QueryFields);
-export const QueryBody = t.Object(QueryFields);
+
+/**
+ * `agentId` of a JSON body: a UUID, or empty for "not named" (the platform default), as
+ * `GET /v1/post/q?agentId=` reads it: the deprecated POST and the widget's paths have the same
+ * contract as that query (an empty `lang` already counted as absent there).
+ */
+export const BodyAgentId = t.Optional(
+  t.String({
+    title: "agentId",
+    pattern: "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?$",
+    description: "Agent to run on; the platform default when absent or empty",
+  }),
+);
+export const QueryBody = t.Object({ ...QueryFields, agentId: BodyAgentId });
 
 export const Order = t.Union([t.Literal("ASC"), t.Literal("DESC")], { title: "order", default: "DESC" });
 

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { LangCode, Metadata, PageQuery } from "../http/paging.ts";
-import { Order } from "../posts/schema.ts";
+import { BodyAgentId, Order } from "../posts/schema.ts";
 
 /**
  * Payloads of the deprecated widget family. They are the session and post operations under
@@ -19,7 +19,7 @@ const AskFields = {
   sessionId: t.String({ format: "uuid" }),
   body: t.String({ minLength: 1, maxLength: 10_000, description: "The question" }),
   lang: t.Optional(LangCode("Answer language (ISO 639); detected from the question when absent or empty")),
-  agentId: t.Optional(t.String({ format: "uuid" })),
+  agentId: BodyAgentId,
 };
 export const WidgetAsk = t.Object(AskFields, { additionalProperties: true });
 
@@ -34,7 +34,7 @@ export const LegacyAsk = t.Object(
     sessionId: t.Optional(t.String({ format: "uuid" })),
     corpusIds: t.Optional(t.Array(t.String({ format: "uuid" }), { minItems: 1, maxItems: 100 })),
     body: t.String({ minLength: 1, maxLength: 10_000 }),
-    agentId: t.Optional(t.String({ format: "uuid" })),
+    agentId: BodyAgentId,
   },
   { additionalProperties: true },
 );
