@@ -2,7 +2,7 @@ import type { Db } from "../store/db.ts";
 import { AppError } from "../http/errors.ts";
 import { verifyJwt, type Principal } from "./jwt.ts";
 import { verifyAccessToken } from "./tokens.ts";
-import { requiredScope, scopeCovers } from "./scope.ts";
+import { isScopeEntry, requiredScope, scopeCovers } from "./scope.ts";
 
 export interface Credentials {
   authorization?: string | null;
@@ -31,7 +31,11 @@ export function authenticate(db: Db, c: Credentials, now: number): Principal | P
 
 export function authorize(p: Principal, method: string, path: string): void {
   if (!scopeCovers(p.scope, method, path)) {
-    const need = requiredScope(method, path);
-    throw new AppError("FORBIDDEN", `Scope does not cover ${method} ${path}${need ? ` (it needs ${need.join(" or ")})` : ""}`);
+    // Only entries rule 6 allows are named: a path outside the nine domains, or a widget path or
+    // method the family does not serve (it has no scope name, rule 9), would otherwise be said to
+    // need `webhook:read` or `nothing:read`, which no token can carry.
+    const need = requiredScope(method, path)?.filter(isScopeEntry);
+    const why = need?.length ? ` (it needs ${need.join(" or ")})` : ": no scope entry covers it";
+    throw new AppError("FORBIDDEN", `Scope does not cover ${method} ${path}${why}`);
   }
 }
