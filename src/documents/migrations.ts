@@ -82,4 +82,11 @@ export const migrations: Migration[] = [
     sql: `CREATE TABLE chunk_drops (
       id INTEGER PRIMARY KEY AUTOINCREMENT, org_id TEXT NOT NULL, document_id TEXT NOT NULL, created_at INTEGER NOT NULL);`,
   },
+  {
+    // 1 when ingestion detected `lang` (the client gave none), so that new content
+    // (PUT /v1/doc/{id}/init) is detected again instead of keeping the previous content's
+    // language. NULL on older rows: not known, so their language is kept as before.
+    id: "documents-008",
+    sql: `ALTER TABLE documents ADD COLUMN lang_detected INTEGER;`,
+  },
 ];

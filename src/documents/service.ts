@@ -110,7 +110,9 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
           throw conflict(`Document is ${r.status}; only a READY or FAILED document can get new content`);
         }
         db.query(
+          // A detected lang described the previous content: the new one is detected again.
           `UPDATE documents SET status = 'AWAITING_UPLOAD', status_msg = NULL, size = NULL, tokens = NULL, nb_words = NULL,
+             lang = CASE WHEN lang_detected = 1 THEN NULL ELSE lang END, lang_detected = NULL,
              summary = NULL, content_hash = NULL, stage = NULL, stage_done = NULL, stage_total = NULL,
              generation = generation + 1, updated_at = ? WHERE org_id = ? AND id = ?`,
         ).run(Math.max(now, r.updated_at + 1), orgId, id);

@@ -160,7 +160,9 @@ export function commitReadyMany(db: Db, items: { job: JobRow; fields: ReadyField
     });
     for (const { job, fields: f } of ok) {
       sql(db,
+        // A lang the document did not have was detected here (SET reads the row as it was).
         `UPDATE documents SET status = 'READY', status_msg = NULL, tokens = ?, nb_words = ?, nb_pages = ?, lang = ?,
+           lang_detected = CASE WHEN lang IS NULL THEN 1 ELSE lang_detected END,
            summary = ?, stage = NULL, stage_done = NULL, stage_total = NULL, updated_at = ?
          WHERE org_id = ? AND id = ?`,
       ).run(f.tokens, f.nbWords, f.nbPages, f.lang, f.summary, now, job.org_id, job.document_id);
