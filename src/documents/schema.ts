@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DisplayName, JsonObject, LangCode, Metadata, PageQuery, StoredMetadata } from "../http/paging.ts";
+import { DisplayName, JsonObject, LangCode, Metadata, PageQuery, StoredMetadata, USER_ID_MAX } from "../http/paging.ts";
 import { STATUSES } from "./rows.ts";
 import { SORTS } from "./search.ts";
 
@@ -31,7 +31,12 @@ export const DocInit = t.Object({
   tags: t.Optional(t.Nullable(Tags)),
   chunk: t.Optional(t.Nullable(Chunk)),
   provider: t.Optional(t.Nullable(t.String({ maxLength: 256 }))),
-  userId: t.Optional(t.Nullable(t.String({ maxLength: 256 }))),
+  // The rule of every user id taken (a JWT sub, an access token userId).
+  userId: t.Optional(
+    t.Nullable(DisplayName(USER_ID_MAX, "Owner; the caller's user when absent or null"), {
+      "x-rule": `1 to ${USER_ID_MAX} characters, not only blanks, without control characters, or null`,
+    }),
+  ),
   lang: t.Optional(t.Nullable(LangCode("ISO 639 language of the document; detected at ingestion when absent or empty"))),
   docCreate: t.Optional(t.Nullable(Time)),
   docUpdate: t.Optional(t.Nullable(Time)),
