@@ -9,7 +9,7 @@ import { createAccessToken, revokeAccessToken } from "./tokens.ts";
 
 const TokenBody = t.Object({
   scope: t.Array(t.String(), { minItems: 1, description: "non-empty list of DOMAIN:ACTION entries" }),
-  ttl: t.Optional(t.Integer({ title: "ttl", exclusiveMinimum: 10, description: "seconds, > 10, default 3600" })),
+  ttl: t.Optional(t.Integer({ title: "ttl", exclusiveMinimum: 10, description: "seconds, > 10, default 3600 (or --max-token-ttl when lower)" })),
   issuer: t.Optional(DisplayName(256)),
   email: t.Optional(t.String({ maxLength: 320 })),
   userId: t.Optional(DisplayName(USER_ID_MAX)),
@@ -41,7 +41,9 @@ export function authRoutes(ctx: AppContext) {
           const wider = body.scope.find((s) => !principal.scope.includes(s));
           if (wider) throw new AppError("FORBIDDEN", `Scope entry "${wider}" is not in the caller's own scope`);
         }
-        const ttl = body.ttl ?? 3600;
+        // The spec's default, unless the operator capped lifetimes lower: then the cap, since a
+        // request that left ttl out must not be refused for a field it never sent.
+        const ttl = body.ttl ?? Math.min(3600, ctx.config.maxTokenTtl);
         if (ttl > ctx.config.maxTokenTtl) {
           throw new AppError("BAD_REQUEST", `Invalid body field 'ttl': at most ${ctx.config.maxTokenTtl} seconds`);
         }
