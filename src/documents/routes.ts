@@ -2,7 +2,7 @@ import { confinedTo } from "../auth/jwt.ts";
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
-import { Ack, ack, paging } from "../http/paging.ts";
+import { Ack, ack, normalLang, paging } from "../http/paging.ts";
 import { badRequest, forbidden } from "../http/errors.ts";
 import { ACCEPTED_FORMATS, mediaType } from "../ingest/formats.ts";
 import type { Presigner } from "../storage/presigner.ts";
@@ -73,7 +73,8 @@ export function documentRoutes(ctx: AppContext, docs: DocumentService, sign: Pre
       tagsMatch: q.tagsMatch as DocFilter["tagsMatch"],
       status,
       contentType: q.contentType as string | undefined,
-      lang: q.lang as string | undefined,
+      // Stored with its language part in lower case; read the filter the same way.
+      lang: normalLang(q.lang as string | undefined),
       provider: q.provider as string | undefined,
       createdAfter,
       createdBefore,

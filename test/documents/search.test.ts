@@ -83,6 +83,8 @@ describe("GET /v1/doc/ and /v1/doc/q", () => {
     expect(names((await q("&contentType=application/pdf")).items)).toEqual(["reportx", "report"]);
     expect(names((await q("&contentType=application/PDF")).items)).toEqual([]);
     expect(names((await q("&lang=fr")).items)).toEqual(["emile", "reportx"]);
+    // The language part is stored in lower case, so the filter reads it the same way (`FR` is `fr`).
+    expect(names((await q("&lang=FR")).items)).toEqual(["emile", "reportx"]);
     expect(names((await q("&provider=drive&lang=en")).items)).toEqual(["report"]);
   });
 
