@@ -90,7 +90,9 @@ export function documentSearchSql(orgId: string, f: DocFilter, p: Paging) {
     where.push(
       f.tagsMatch === "ALL"
         ? "NOT EXISTS (SELECT 1 FROM json_each($tags) w WHERE w.value NOT IN (SELECT value FROM json_each(documents.tags)))"
-        : "EXISTS (SELECT 1 FROM json_each(documents.tags) h WHERE h.value IN (SELECT value FROM json_each($tags)))",
+        : // LIMIT 1 keeps SQLite (3.51.1) from turning the EXISTS into a join: it then counted a
+          // document holding two of the tags twice towards OFFSET, so pages repeated documents.
+          "EXISTS (SELECT 1 FROM json_each(documents.tags) h WHERE h.value IN (SELECT value FROM json_each($tags)) LIMIT 1)",
     );
   }
   if (f.status?.length) {
