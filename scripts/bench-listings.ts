@@ -53,6 +53,7 @@ const jwt = await org.jwt({}, { expSeconds: 7200 });
 
 const db = new Database(join(k.dataDir, "kbqa.sqlite"), { strict: true });
 db.exec("PRAGMA busy_timeout = 10000");
+db.exec("PRAGMA cache_size = -65536"); // the server's (store/db.ts), for the write costs
 const insDoc = db.query(
   `INSERT INTO documents (id, org_id, corpus_id, filename, filename_lc, content_type, status, size, user_id, lang, metadata, tags, summary,
      created_at, updated_at, blob_key, generation)
@@ -149,14 +150,20 @@ console.log(`| request | p50 / p99 ms | worst ping ms | previous statements in-p
 console.log(`|---|---|---|---|`);
 for (const s of SHAPES) {
   const path = s.hash ? `/v1/chunk/q?hash=${s.hash}` : `/v1/doc/${s.list ? "" : "q"}?corpusId=${corpusId}${s.path}`;
+  // The answer is checked before the pings start: reading the previous statements' whole list
+  // holds this process, the pinging client's, for up to a second.
+  if (s.filtered) {
+    const r = await fetch(k.url + path, { headers });
+    if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+    expectPrevious(s, (await r.json()) as { total: number; items: { id: string }[] });
+  }
   const ms: number[] = [];
   const pings = watchPings(`${k.url}/pub/ping`);
   for (let i = 0; i < N + 2; i++) {
     const t = performance.now();
     const r = await fetch(k.url + path, { headers });
-    const body = await r.text();
+    await r.text();
     if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
-    if (i === 0 && s.filtered) expectPrevious(s, JSON.parse(body));
     if (i >= 2) ms.push(performance.now() - t);
   }
   const worst = await pings.stop();
