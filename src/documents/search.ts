@@ -55,9 +55,15 @@ export function filenameRange(q: string): { lo: string; hi: string } | undefined
   return { lo, hi: chars.join("") + String.fromCodePoint(last + 1) };
 }
 
+/** driverOf's answer when the filters' ranges are merged instead of one read and the others looked up. */
+export const MERGE = -1;
+
 /**
- * Which of the search's filter terms to read in order: the one with the fewest rows, each
- * counted no further than the smallest so far, as the others cost a lookup per row read.
+ * How to read a search of several filters: the index of the one to read in order, the one with
+ * the fewest rows, as the others cost a lookup per row read; or MERGE when each has one value and
+ * their ranges are of comparable sizes (at most four times the smallest), as walking them all in
+ * order is then cheaper than the lookups. Each is counted no further than four times the
+ * smallest so far.
  */
 export function driverOf(db: Db, orgId: string, f: DocFilter): number {
   const terms = readsFilters(f) ? termsOf(f) : [];
@@ -67,11 +73,12 @@ export function driverOf(db: Db, orgId: string, f: DocFilter): number {
   );
   let best = 0;
   let least = Number.MAX_SAFE_INTEGER;
-  terms.forEach((t, i) => {
-    const n = count.get(orgId, f.corpusId, t.k, JSON.stringify(t.values), least)!.n;
+  const ns = terms.map((t, i) => {
+    const n = count.get(orgId, f.corpusId, t.k, JSON.stringify(t.values), Math.min(Number.MAX_SAFE_INTEGER, least * 4 + 1))!.n;
     if (n < least) [best, least] = [i, n];
+    return n;
   });
-  return best;
+  return intersects(f) && ns.every((n) => n <= least * 4) ? MERGE : best;
 }
 
 /**
@@ -121,6 +128,12 @@ export function termsOf(f: DocFilter): Term[] {
   if (f.status?.length) out.push({ k: "s", values: [...new Set(f.status)] });
   return out;
 }
+
+/** True when the search's filters could be merged: several, of one value each, none needing the document row. */
+export const intersects = (f: DocFilter): boolean => {
+  const terms = readsFilters(f) ? termsOf(f) : [];
+  return terms.length > 1 && terms.every((t) => t.values.length === 1) && !(f.contentType || f.provider);
+};
 
 /** True when the search reads document_filters; false when it reads documents as before. */
 export const readsFilters = (f: DocFilter): boolean => termsOf(f).length > 0 && !(f.q && filenameRange(f.q));
@@ -196,12 +209,29 @@ export function documentSearchSql(orgId: string, f: DocFilter, p: Paging, drive 
     };
   }
   const terms = termsOf(f);
-  const driver = terms[drive] ?? terms[0]!;
+  const driver = terms[Math.max(0, drive)] ?? terms[0]!;
   // The filename pattern and the creation window are on the filter rows too; only contentType
   // and provider need the document row (both calls name the same parameters).
   const c = rowConditions(f, "f", params, new Set(["tags", "status", "lang"]));
   const d = rowConditions(f, "d", {}, new Set(["tags", "status", "lang"])).rest;
   const join = d.length ? " CROSS JOIN documents d ON d.id = f.document_id" : "";
+  if (drive === MERGE && intersects(f)) {
+    // Several filters of one value each (tags ALL, lang, a status): their ordered ranges merged
+    // by SQLite (an ordered compound INTERSECT: a document is in all of them with the same sort
+    // value and id), instead of a lookup by document for each row of one of them.
+    terms.forEach((t, i) => (params[`v${i}`] = t.values[0]!));
+    const arms = terms
+      .map((t, i) => `SELECT f.${col} AS s, f.document_id FROM document_filters f INDEXED BY ${FILTER_INDEXES[sort]}
+      WHERE ${["f.org_id = $org", "f.corpus_id = $corpus", `f.k = '${t.k}'`, `f.v = $v${i}`, ...c.q, ...c.created].join(" AND ")}`)
+      .join(" INTERSECT ");
+    return {
+      count: `SELECT count(*) AS n FROM (${arms} ORDER BY s, document_id)`,
+      page: `SELECT d.* FROM (${arms} ORDER BY s ${dir}, document_id ${dir} LIMIT $limit OFFSET $offset) p
+        CROSS JOIN documents d ON d.id = p.document_id ORDER BY p.s ${dir}, p.document_id ${dir}`,
+      params,
+      pageParams: { ...params, ...pageParams },
+    };
+  }
   const others = terms
     .filter((t) => t !== driver)
     .map((t, i) => {

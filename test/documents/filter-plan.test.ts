@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 import { corpus, initOk } from "./helpers.ts";
-import { documentSearchSql, driverOf, SORTS, type DocFilter, type Sort } from "../../src/documents/search.ts";
+import { documentSearchSql, driverOf, MERGE, SORTS, type DocFilter, type Sort } from "../../src/documents/search.ts";
 
 let k: Kbqa;
 let a: Org;
@@ -72,17 +72,28 @@ test("two tags of ANY are merged from their ordered ranges; a long list is read 
   expect(long.page).not.toMatch(/SCAN (documents|d)\b|INDEX documents_/);
 });
 
-test("combined filters are read from the smallest one's rows, the others looked up by document", () => {
-  // Three documents are AWAITING_UPLOAD and lang fr: a status nobody has is the smaller.
+test("combined filters: ranges of comparable sizes merged in order, otherwise the smallest read and the others looked up by document", () => {
+  // Three documents, all AWAITING_UPLOAD and lang fr; tags a on two, b on one.
   const db = new Database(join(k.dataDir, "kbqa.sqlite"), { readonly: true, strict: true });
   try {
     expect(driverOf(db, a.orgId, { corpusId, lang: "fr", status: ["FAILED"] })).toBe(1);
-    expect(driverOf(db, a.orgId, { corpusId, lang: "fr", status: ["AWAITING_UPLOAD"] })).toBe(0);
-    expect(driverOf(db, a.orgId, { corpusId, tags: ["a", "b"], tagsMatch: "ALL" })).toBe(1);
+    expect(driverOf(db, a.orgId, { corpusId, lang: "fr", status: ["AWAITING_UPLOAD"] })).toBe(MERGE);
+    expect(driverOf(db, a.orgId, { corpusId, tags: ["a", "b"], tagsMatch: "ALL" })).toBe(MERGE);
+    // Two statuses are not one range: the smaller filter is read.
+    expect(driverOf(db, a.orgId, { corpusId, lang: "fr", status: ["AWAITING_UPLOAD", "FAILED"] })).toBe(0);
   } finally {
     db.close();
   }
   expect(plans({ lang: "fr", status: ["FAILED"] }).page).toContain("SEARCH g USING PRIMARY KEY (document_id=? AND k=? AND v=?)");
+  for (const sort of Object.keys(SORTS) as Sort[]) {
+    for (const order of ["ASC", "DESC"] as const) {
+      const { count, page } = plans({ tags: ["a", "b"], tagsMatch: "ALL", lang: "fr", sort, order });
+      for (const p of [count, page]) {
+        expect(p, p).toContain("MERGE (INTERSECT)");
+        expect(p, p).not.toContain("TEMP B-TREE");
+      }
+    }
+  }
 });
 
 test("a filename prefix with a filter still reads the prefix's range of the filename index", () => {
