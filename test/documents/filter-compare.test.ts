@@ -39,7 +39,7 @@ beforeAll(async () => {
   otherCorpus = await corpus(a, "other");
   const bCorpus = await corpus(b);
   for (let i = 0; i < 50; i++) {
-    const body = { filename: `${pick(["Report", "memo", "é"])}-${i}.md`, contentType: "text/markdown", tags: some(TAGS, 4), lang: random() < 0.7 ? pick(LANGS) : null };
+    const body = { filename: `${pick(["Report", "memo", "é"])}-${i}.md`, contentType: pick(["text/markdown", "text/plain"]), tags: some(TAGS, 4), lang: random() < 0.7 ? pick(LANGS) : null };
     ids.push((await initOk(a, { corpusId, ...body })).document.id);
     await initOk(a, { corpusId: otherCorpus, ...body });
     await initOk(b, { corpusId: bCorpus, ...body });
@@ -94,6 +94,8 @@ function filter(list: boolean): { query: string; f: DocFilter; pageSize: number;
   if (!list && random() < 0.8) p.push(`sort=${(f.sort = pick(SORTS))}`);
   if (!list && random() < 0.6) p.push(`order=${(f.order = pick(["ASC", "DESC"] as const))}`);
   if (!list && random() < 0.1) p.push(`q=${(f.q = pick(["b", "*-1", "report"]))}`);
+  // Read on the document row, beside the filter's rows.
+  if (!list && random() < 0.15) p.push(`contentType=${encodeURIComponent((f.contentType = pick(["text/markdown", "text/plain"])))}`);
   const pageSize = 1 + Math.floor(random() * 7);
   const pageIndex = Math.floor(random() * 6);
   p.push(`pageSize=${pageSize}`, `pageIndex=${pageIndex}`);
