@@ -10,7 +10,7 @@
  * Every filtered answer over HTTP (total and the page's ids) is checked against the previous
  * statements' ordered matches; the script fails on a difference.
  *
- * Then the cost of documents-008's triggers on writes, with the triggers and with them dropped:
+ * Then the cost of documents-009's triggers on writes, with the triggers and with them dropped:
  * the service's own statements (init's insert, commit's and ingestion's status changes, a PATCH
  * of tags, a delete) in-process, and init, PATCH and DELETE over HTTP.
  *
@@ -27,7 +27,7 @@ import { documentSearchSql, type DocFilter } from "../src/documents/search.ts";
 import { hashCandidatesSql } from "../src/chunks/query.ts";
 import { mulberry32 } from "../test/helpers/seeded.ts";
 import { watchPings } from "./lib/ping-watch.ts";
-import { DROP_TRIGGERS_008, previousDocumentSearchSql, TRIGGERS_008 } from "./lib/document-search-previous.ts";
+import { DROP_TRIGGERS_009, previousDocumentSearchSql, TRIGGERS_009 } from "./lib/document-search-previous.ts";
 
 const DOCS = Number(process.argv[2] ?? 50_000);
 const PER = Number(process.argv[3] ?? 10);
@@ -230,13 +230,13 @@ async function httpWrites(): Promise<Record<string, number>> {
 // Alternated, best of two each, so neither side pays for a warm-up or a busy moment alone.
 const best = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(a).map((key) => [key, Math.min(a[key]!, b[key]!)]));
 let withTriggers = { ...writes(), ...(await httpWrites()) };
-db.exec(DROP_TRIGGERS_008);
+db.exec(DROP_TRIGGERS_009);
 let without = { ...writes(), ...(await httpWrites()) };
-db.exec(TRIGGERS_008.join("\n"));
+db.exec(TRIGGERS_009.join("\n"));
 withTriggers = best(withTriggers, { ...writes(), ...(await httpWrites()) });
-db.exec(DROP_TRIGGERS_008);
+db.exec(DROP_TRIGGERS_009);
 without = best(without, { ...writes(), ...(await httpWrites()) });
-db.exec(TRIGGERS_008.join("\n"));
+db.exec(TRIGGERS_009.join("\n"));
 console.log(`\n| write: in-process, ${W} statements in one transaction (µs each); over HTTP, p50 of ${N * 5} (µs) | with the triggers | without |`);
 console.log(`|---|---|---|`);
 for (const name of Object.keys(withTriggers)) console.log(`| ${name} | ${withTriggers[name]!.toFixed(0)} | ${without[name]!.toFixed(0)} |`);
