@@ -153,9 +153,9 @@ async function upload(a: Actor, c: Corpus) {
   if (note("doc init", init.status, [200]) !== 200) return;
   const id = init.body.document.id as string;
   const bytes = await content(type);
-  if (rnd() < 0.2) note("PUT tampered", await raw("PUT", tamper(init.body.uploadUrl), { headers: { "content-type": type }, body: bytes }), [403]);
-  note("PUT", await raw("PUT", init.body.uploadUrl, { headers: { "content-type": type }, body: bytes }), [200]);
-  if (rnd() < 0.2) note("PUT replay", await raw("PUT", init.body.uploadUrl, { headers: { "content-type": type }, body: bytes }), [412]);
+  if (rnd() < 0.2) note("PUT tampered", await raw("PUT", tamper(init.body.uploadUrl), { headers: { "content-type": type }, body: bytes as BodyInit }), [403]);
+  note("PUT", await raw("PUT", init.body.uploadUrl, { headers: { "content-type": type }, body: bytes as BodyInit }), [200]);
+  if (rnd() < 0.2) note("PUT replay", await raw("PUT", init.body.uploadUrl, { headers: { "content-type": type }, body: bytes as BodyInit }), [412]);
   note("commit", (await call(a, "POST", `/v1/doc/${id}/commit`)).status, [202]);
   const end = await waitReady(a, id);
   note(`ingest ${type}`, end === "READY" ? 200 : 500, [200]);
@@ -167,7 +167,7 @@ async function replace(a: Actor, c: Corpus) {
   if (!d) return;
   const init = await call(a, "PUT", `/v1/doc/${d.id}/init`);
   if (note("replace init", init.status, [200]) !== 200) return;
-  if (rnd() < 0.8) note("replace PUT", await raw("PUT", init.body.uploadUrl, { headers: { "content-type": d.type }, body: await content(d.type) }), [200]);
+  if (rnd() < 0.8) note("replace PUT", await raw("PUT", init.body.uploadUrl, { headers: { "content-type": d.type }, body: (await content(d.type)) as BodyInit }), [200]);
   note("replace commit", (await call(a, "POST", `/v1/doc/${d.id}/commit`)).status, [202]);
   const end = await waitReady(a, d.id);
   note("replace ingest", end === "READY" ? 200 : 500, [200]);

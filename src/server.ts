@@ -9,6 +9,7 @@ import { createModelRegistry } from "./models/registry.ts";
 import { FsBlobStore } from "./store/fs-blob.ts";
 import { sweepTemps } from "./store/temp-sweep.ts";
 import { startVectorDrops } from "./documents/vector-drops.ts";
+import { removePreviews } from "./ingest/previews.ts";
 import { startChunkDrops } from "./documents/chunk-drops.ts";
 import { startCorpusDrops } from "./corpus/drops.ts";
 import { CORPUS_MARKS } from "./corpus/marks.ts";
@@ -53,7 +54,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   // cannot be kept (store/lance.ts); built in the background from ANN_MIN_ROWS rows.
   closers.push(startVectorIndexing(vectors, stderrLogger));
   const ctx: AppContext = { config, db, clock, log: stderrLogger, models, blobs, vectors, onClose: (fn) => closers.push(fn) };
-  const drops = startVectorDrops(db, vectors, stderrLogger);
+  const drops = startVectorDrops(db, vectors, stderrLogger, (orgId, documentId, generation) => removePreviews(blobs, stderrLogger, orgId, documentId, generation));
   ctx.vectorDrops = drops;
   closers.push(() => drops.close());
   const chunkDrops = startChunkDrops(db, stderrLogger);

@@ -46,8 +46,14 @@ export function groupDrops(rows: DropRow[]): { orgId: string; documentIds: strin
   return [...whole.values(), ...out];
 }
 
-/** Carries out recorded drops: at once when kicked (after a delete), every POLL_MS otherwise (corpus deletes, retries). */
-export function startVectorDrops(db: Db, vectors: VectorIndex, log: Logger): DrainLoop {
+/**
+ * Carries out recorded drops: at once when kicked (after a delete), every POLL_MS otherwise (corpus
+ * deletes, retries). `removeFiles` removes the other derived files of the removed content (preview
+ * tiles, ingest/previews.ts) before the drop is forgotten; it handles its own failures.
+ */
+export function startVectorDrops(
+  db: Db, vectors: VectorIndex, log: Logger, removeFiles?: (orgId: string, documentId: string, generation?: number) => Promise<void>,
+): DrainLoop {
   const forget = db.prepare("DELETE FROM vector_drops WHERE id = ?");
   const pass = async (closed: () => boolean) => {
     for (;;) {
@@ -59,6 +65,7 @@ export function startVectorDrops(db: Db, vectors: VectorIndex, log: Logger): Dra
         if (g.generation !== undefined) await vectors.deleteDocument(g.orgId, g.documentIds[0]!, g.generation);
         else if (vectors.deleteDocuments) await vectors.deleteDocuments(g.orgId, g.documentIds);
         else for (const d of g.documentIds) await vectors.deleteDocument(g.orgId, d);
+        if (removeFiles) for (const d of g.documentIds) await removeFiles(g.orgId, d, g.generation);
         // On a turn of its own, not right after another background loop's transaction.
         await nextTurn();
         db.transaction(() => {
