@@ -123,7 +123,7 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
   let resumable = false; // cut short by a stop or the data volume: the row stays for the next start
   let written = 0;
   let counted = false; // this rendering's start, counted when a worker begins its first batch
-  dropPreviews(deps, p, (g) => g < p.generation); // never a newer one: this renderer may be late
+  await dropPreviews(deps, p, (g) => g < p.generation); // never a newer one: this renderer may be late
   if (resumed && from < planned) deps.log.info("previews resumed", { documentId: p.documentId, generation: p.generation, fromPage: from, nbPages: p.nbPages, start: begun.starts + 1 });
   try {
     for (let first = from; first < planned && !full; first += PREVIEW_BATCH) {
@@ -171,8 +171,8 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
     // A renderer replaced mid-batch may have written after the new generation cleared the old tiles,
     // or a deleted document's after its vector drop removed them.
     const doc = loadDoc(deps.db, p.orgId, p.documentId);
-    if (!doc || doc.deleted_at !== null) dropPreviews(deps, p, () => true);
-    else if (doc.generation !== p.generation) dropPreviews(deps, p, (g) => g === p.generation);
+    if (!doc || doc.deleted_at !== null) await dropPreviews(deps, p, () => true);
+    else if (doc.generation !== p.generation) await dropPreviews(deps, p, (g) => g === p.generation);
   } catch (e) {
     deps.log.error("could not check a document after its previews", { documentId: p.documentId, error: briefMessage(e) });
   }
@@ -248,29 +248,22 @@ function isCurrent(db: Db, p: PreviewJob): boolean {
  * (the soak test, scripts/soak.ts: 2.4 MB more per 1,000 operations, without bound). The original
  * stays, as documented. Off the event loop: a corpus' drops come 500 documents at a time.
  */
-export async function removePreviews(blobs: BlobStore, log: Logger, orgId: string, documentId: string, generation?: number): Promise<void> {
-  const docDir = blobs.filePath?.(documentKey(orgId, documentId));
+export const removePreviews = (blobs: BlobStore, log: Logger, orgId: string, documentId: string, generation?: number): Promise<void> =>
+  dropPreviews({ blobs, log }, { orgId, documentId }, (g) => generation === undefined || g === generation);
+
+/**
+ * Removes the preview directories of the document's generations matching `which` (file-based
+ * store only), off the event loop.
+ */
+async function dropPreviews(deps: Pick<Deps, "blobs" | "log">, p: Pick<PreviewJob, "orgId" | "documentId">, which: (generation: number) => boolean): Promise<void> {
+  const docDir = deps.blobs.filePath?.(documentKey(p.orgId, p.documentId));
   if (!docDir) return;
   try {
     for (const entry of await readdir(docDir)) {
       const m = /^g(\d+)$/.exec(entry);
-      if (m && (generation === undefined || Number(m[1]) === generation)) await rm(blobs.filePath!(previewDirKey(orgId, documentId, Number(m[1]))), { recursive: true, force: true });
+      if (m && which(Number(m[1]))) await rm(deps.blobs.filePath!(previewDirKey(p.orgId, p.documentId, Number(m[1]))), { recursive: true, force: true });
     }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") log.error("could not remove a removed document's previews", { documentId, error: briefMessage(e) });
-  }
-}
-
-/** Removes the preview directories of the document's generations matching `which` (file-based store only). */
-function dropPreviews(deps: Pick<Deps, "blobs" | "log">, p: Pick<PreviewJob, "orgId" | "documentId">, which: (generation: number) => boolean) {
-  const docDir = deps.blobs.filePath?.(documentKey(p.orgId, p.documentId));
-  if (!docDir) return;
-  try {
-    for (const entry of readdirSync(docDir)) {
-      const m = /^g(\d+)$/.exec(entry);
-      if (m && which(Number(m[1]))) rmSync(deps.blobs.filePath!(previewDirKey(p.orgId, p.documentId, Number(m[1]))), { recursive: true, force: true });
-    }
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") deps.log.error("could not remove old previews", { documentId: p.documentId, error: briefMessage(e) });
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") deps.log.error("could not remove previews", { documentId: p.documentId, error: briefMessage(e) });
   }
 }
