@@ -40,13 +40,39 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  */
 export const MAX_METADATA_CHARS = 65_536;
 
-type JsonObjectSchema = { maxDepth?: number; maxChars?: number };
+type JsonObjectSchema = { maxDepth?: number; maxChars?: number; finite?: boolean };
 const tooLarge = (s: JsonObjectSchema, v: unknown) => s.maxChars !== undefined && JSON.stringify(v).length > s.maxChars;
+
+/**
+ * Where in `v` the first number JSON cannot hold sits ("b[0]"), or null when there is none.
+ * JSON.parse reads 1e400 as Infinity, and JSON.stringify writes Infinity as null: such metadata
+ * was stored as null with a 200, a value the client never sent and no filter for 1e400 finds.
+ * Called after the depth check, so its recursion stays shallow.
+ */
+export function nonFiniteAt(v: unknown, at = ""): string | null {
+  if (typeof v === "number") return Number.isFinite(v) ? null : at;
+  if (v === null || typeof v !== "object") return null;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const found = nonFiniteAt(v[i], `${at}[${i}]`);
+      if (found !== null) return found;
+    }
+  } else {
+    for (const k in v) {
+      const found = nonFiniteAt((v as Record<string, unknown>)[k], at ? `${at}.${k}` : k);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
 
 // Elysia coerces arrays and strings into records; metadata must be a real JSON object, so it
 // gets its own kind that no coercion touches. A schema with `maxDepth` also bounds the nesting
 // (checked first: it stops early, where the size needs the whole text), `maxChars` the size.
-TypeRegistry.Set("JsonObject", (s: JsonObjectSchema, v) => isObject(v) && (s.maxDepth === undefined || withinDepth(v, s.maxDepth)) && !tooLarge(s, v));
+TypeRegistry.Set(
+  "JsonObject",
+  (s: JsonObjectSchema, v) => isObject(v) && (s.maxDepth === undefined || withinDepth(v, s.maxDepth)) && (!s.finite || nonFiniteAt(v) === null) && !tooLarge(s, v),
+);
 
 // The error handler turns this into "Invalid body field 'metadata': …": say which rule failed.
 const defaultMessage = GetErrorFunction();
@@ -56,7 +82,9 @@ SetErrorFunction((e) =>
       ? "must be a JSON object"
       : (e.schema as JsonObjectSchema).maxDepth !== undefined && !withinDepth(e.value, (e.schema as JsonObjectSchema).maxDepth)
         ? `must be nested at most ${(e.schema as JsonObjectSchema).maxDepth} levels deep`
-        : `must be at most ${(e.schema as JsonObjectSchema).maxChars} characters as JSON`
+        : (e.schema as JsonObjectSchema).finite && nonFiniteAt(e.value) !== null
+          ? `must hold numbers a JSON number can represent (the one at ${nonFiniteAt(e.value)!.slice(0, 80)} is beyond ±1.8e308)`
+          : `must be at most ${(e.schema as JsonObjectSchema).maxChars} characters as JSON`
     : defaultMessage(e),
 );
 
@@ -83,8 +111,12 @@ export const paging = (q: { pageSize?: number; pageIndex?: number }): Paging => 
  */
 export const offsetOf = (p: Paging): number => Math.min(p.pageIndex * p.pageSize, Number.MAX_SAFE_INTEGER);
 
-/** A JSON object from a client, nested at most `maxDepth` levels (null: unbounded, for values read back, see StoredMetadata). */
-export const JsonObject = (description = "free-form JSON object", maxDepth: number | null = MAX_JSON_DEPTH) =>
+/**
+ * A JSON object from a client, nested at most `maxDepth` levels (null: unbounded, for values read
+ * back, see StoredMetadata). `finite`: numbers beyond JSON's range are refused rather than stored
+ * as null (metadata; a document's `chunk` object is the chunker's to judge, spec).
+ */
+export const JsonObject = (description = "free-form JSON object", maxDepth: number | null = MAX_JSON_DEPTH, finite = false) =>
   t.Unsafe<Record<string, unknown>>({
     [Kind]: "JsonObject",
     type: "object",
@@ -92,11 +124,12 @@ export const JsonObject = (description = "free-form JSON object", maxDepth: numb
     ...(maxDepth === null
       ? { description }
       : { maxDepth, maxChars: MAX_METADATA_CHARS, description: `${description}, nested at most ${maxDepth} levels deep, at most ${MAX_METADATA_CHARS} characters as JSON` }),
+    ...(finite ? { finite } : {}),
     // Set, Elysia skips serialising the refused value into its error text: for JSON nested
     // thousands of levels that alone took seconds and overflowed the stack (a 500).
     error: maxDepth === null ? "must be a JSON object" : `must be a JSON object nested at most ${maxDepth} levels deep and at most ${MAX_METADATA_CHARS} characters as JSON`,
   });
-export const Metadata = JsonObject();
+export const Metadata = JsonObject(undefined, MAX_JSON_DEPTH, true);
 /**
  * Metadata in responses. Rows stored before the depth limit may be deeper; they are still
  * served (responses are validated too), only new writes are refused.
