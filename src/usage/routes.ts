@@ -15,6 +15,22 @@ function timeframeOf(q: { timeframe?: string }): Timeframe {
   return q.timeframe;
 }
 
+const USER_PATH = "/v1/usage/user/";
+
+/**
+ * The path's user id must be percent-encoded UTF-8, as query values must (query-once.ts): Elysia
+ * turns a byte that is not (`%E9`, a Latin-1 "é") into U+FFFD, and the report was then that of
+ * the user "\uFFFD" with a 200, not of the user the client named.
+ */
+function checkUserPath(path: string): void {
+  const raw = path.slice(path.indexOf(USER_PATH) + USER_PATH.length).replace(/\/$/, "");
+  try {
+    decodeURIComponent(raw);
+  } catch {
+    throw badRequest(`Invalid path parameter 'userId': not valid percent-encoded UTF-8 (got ${JSON.stringify(raw.slice(0, 40))})`);
+  }
+}
+
 export function usageRoutes(ctx: AppContext, usage: UsageService) {
   return new Elysia({ prefix: "/v1/usage", detail: { tags: ["Usage"] } })
     .use(authPlugin(ctx))
@@ -25,7 +41,8 @@ export function usageRoutes(ctx: AppContext, usage: UsageService) {
     })
     .get(
       "/user/:userId",
-      ({ principal, params, query }) => {
+      ({ principal, params, query, path }) => {
+        checkUserPath(path);
         // A token minted for another user (a widget visitor) acts as that user: the usage of the
         // organization's other users is not its to read.
         const own = confinedTo(principal);
