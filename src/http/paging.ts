@@ -44,12 +44,24 @@ type JsonObjectSchema = { maxDepth?: number; maxChars?: number; finite?: boolean
 const tooLarge = (s: JsonObjectSchema, v: unknown) => s.maxChars !== undefined && JSON.stringify(v).length > s.maxChars;
 
 /**
- * Where in `v` the first number JSON cannot hold sits ("b[0]"), or null when there is none.
- * JSON.parse reads 1e400 as Infinity, and JSON.stringify writes Infinity as null: such metadata
- * was stored as null with a 200, a value the client never sent and no filter for 1e400 finds.
- * Called after the depth check, so its recursion stays shallow.
+ * False when `v` holds a number JSON cannot hold. JSON.parse reads 1e400 as Infinity, and
+ * JSON.stringify writes Infinity as null: such metadata was stored as null with a 200, a value
+ * the client never sent and no filter for 1e400 finds. Called after the depth check, so its
+ * recursion stays shallow; it builds nothing, since every metadata write passes through it.
  */
-export function nonFiniteAt(v: unknown, at = ""): string | null {
+function allFinite(v: unknown): boolean {
+  if (typeof v === "number") return Number.isFinite(v);
+  if (v === null || typeof v !== "object") return true;
+  if (Array.isArray(v)) {
+    for (const x of v) if (!allFinite(x)) return false;
+  } else {
+    for (const k in v) if (!allFinite((v as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
+/** Where the first such number sits ("b[0]"), for the refusal; null when there is none. */
+function nonFiniteAt(v: unknown, at = ""): string | null {
   if (typeof v === "number") return Number.isFinite(v) ? null : at;
   if (v === null || typeof v !== "object") return null;
   if (Array.isArray(v)) {
@@ -71,7 +83,7 @@ export function nonFiniteAt(v: unknown, at = ""): string | null {
 // (checked first: it stops early, where the size needs the whole text), `maxChars` the size.
 TypeRegistry.Set(
   "JsonObject",
-  (s: JsonObjectSchema, v) => isObject(v) && (s.maxDepth === undefined || withinDepth(v, s.maxDepth)) && (!s.finite || nonFiniteAt(v) === null) && !tooLarge(s, v),
+  (s: JsonObjectSchema, v) => isObject(v) && (s.maxDepth === undefined || withinDepth(v, s.maxDepth)) && (!s.finite || allFinite(v)) && !tooLarge(s, v),
 );
 
 // The error handler turns this into "Invalid body field 'metadata': …": say which rule failed.
@@ -82,7 +94,7 @@ SetErrorFunction((e) =>
       ? "must be a JSON object"
       : (e.schema as JsonObjectSchema).maxDepth !== undefined && !withinDepth(e.value, (e.schema as JsonObjectSchema).maxDepth)
         ? `must be nested at most ${(e.schema as JsonObjectSchema).maxDepth} levels deep`
-        : (e.schema as JsonObjectSchema).finite && nonFiniteAt(e.value) !== null
+        : (e.schema as JsonObjectSchema).finite && !allFinite(e.value)
           ? `must hold numbers a JSON number can represent (the one at ${nonFiniteAt(e.value)!.slice(0, 80)} is beyond ±1.8e308)`
           : `must be at most ${(e.schema as JsonObjectSchema).maxChars} characters as JSON`
     : defaultMessage(e),
