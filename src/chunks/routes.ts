@@ -33,8 +33,8 @@ export function chunkRoutes(ctx: AppContext, chunks: ChunkService) {
     })
     .delete(
       "/:chunkId",
-      async ({ principal, params }) => {
-        await chunks.remove(principal.orgId, params.chunkId, (e) => ctx.log.error("chunk index delete failed", { error: String(e) }));
+      ({ principal, params }) => {
+        chunks.remove(principal.orgId, params.chunkId);
         return ack(`Chunk ${params.chunkId} deleted`, ctx.clock.now());
       },
       { params: Id, response: Ack, detail: { summary: "Delete a chunk (soft, no undo)" } },

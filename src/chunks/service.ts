@@ -1,7 +1,7 @@
 import type { Db } from "../store/db.ts";
 import { fromJson, toJson } from "../store/db.ts";
 import type { Clock } from "../store/time.ts";
-import type { VectorIndex } from "../store/vector.ts";
+import { recordChunkDrop } from "../documents/vector-drops.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { requireDepth } from "../http/paging.ts";
 import { contains } from "./containment.ts";
@@ -101,7 +101,7 @@ function scalarOf(s: string): unknown {
   }
 }
 
-export function chunkService(db: Db, clock: Clock, vectors: () => VectorIndex | undefined) {
+export function chunkService(db: Db, clock: Clock, kickDrops: () => void = () => {}) {
   /** A corpus or document filter must name one of the caller's own: anything else is refused. */
   const ownedOrForbidden = (orgId: string, table: "corpora" | "documents", id: string | undefined, what: string) => {
     if (id === undefined) return;
@@ -166,17 +166,19 @@ export function chunkService(db: Db, clock: Clock, vectors: () => VectorIndex | 
       return this.get(orgId, id);
     },
 
-    /** Soft delete. SQLite is the truth for visibility; the index delete only saves work later. */
-    async remove(orgId: string, id: string, log?: (e: unknown) => void): Promise<void> {
+    /**
+     * Soft delete. SQLite is the truth for visibility, so the answer need not wait for LanceDB:
+     * the vector's drop is recorded in the same transaction and carried out in the background
+     * (documents/vector-drops.ts), after a crash too.
+     */
+    remove(orgId: string, id: string): void {
       db.transaction(() => {
         const r = load(orgId, id);
-        db.query("UPDATE chunks SET deleted_at = ? WHERE rowid = ?").run(clock.now(), r.rowid);
+        const now = clock.now();
+        db.query("UPDATE chunks SET deleted_at = ? WHERE rowid = ?").run(now, r.rowid);
+        recordChunkDrop(db, orgId, r.document_id, id, now);
       }).immediate();
-      try {
-        await vectors()?.deleteChunks(orgId, [id]);
-      } catch (e) {
-        log?.(e);
-      }
+      kickDrops();
     },
   };
 }

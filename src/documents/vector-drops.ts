@@ -17,6 +17,11 @@ export function recordVectorDrop(db: Db, orgId: string, documentId: string, gene
   db.query("INSERT INTO vector_drops (org_id, document_id, generation, created_at) VALUES (?, ?, ?, ?)").run(orgId, documentId, generation, now);
 }
 
+/** Inside the transaction that deletes one chunk: only its vector goes, not its document's. */
+export function recordChunkDrop(db: Db, orgId: string, documentId: string, chunkId: string, now: number): void {
+  db.query("INSERT INTO vector_drops (org_id, document_id, chunk_id, created_at) VALUES (?, ?, ?, ?)").run(orgId, documentId, chunkId, now);
+}
+
 const POLL_MS = 2000;
 /**
  * Drops read per pass. A corpus delete records one drop per document; carried out one by one
@@ -27,13 +32,26 @@ const POLL_MS = 2000;
  */
 const BATCH = 2000;
 
-type DropRow = { id: number; org_id: string; document_id: string; generation: number | null };
+type DropRow = { id: number; org_id: string; document_id: string; generation: number | null; chunk_id?: string | null };
+/** One write call: `chunkIds` set drops those chunks' vectors only (and no preview tiles). */
+type DropGroup = { orgId: string; documentIds: string[]; generation?: number; chunkIds?: string[]; ids: number[] };
 
-/** The rows in write calls: whole-document drops grouped per organization, generation drops alone. */
-export function groupDrops(rows: DropRow[]): { orgId: string; documentIds: string[]; generation?: number; ids: number[] }[] {
-  const out: { orgId: string; documentIds: string[]; generation?: number; ids: number[] }[] = [];
+/**
+ * The rows in write calls: whole-document drops grouped per organization, chunk drops likewise,
+ * generation drops alone.
+ */
+export function groupDrops(rows: DropRow[]): DropGroup[] {
+  const out: DropGroup[] = [];
   const whole = new Map<string, { orgId: string; documentIds: string[]; ids: number[] }>();
+  const chunks = new Map<string, { orgId: string; documentIds: string[]; chunkIds: string[]; ids: number[] }>();
   for (const r of rows) {
+    if (r.chunk_id) {
+      let g = chunks.get(r.org_id);
+      if (!g) chunks.set(r.org_id, (g = { orgId: r.org_id, documentIds: [], chunkIds: [], ids: [] }));
+      g.chunkIds.push(r.chunk_id);
+      g.ids.push(r.id);
+      continue;
+    }
     if (r.generation !== null) {
       out.push({ orgId: r.org_id, documentIds: [r.document_id], generation: r.generation, ids: [r.id] });
       continue;
@@ -43,7 +61,7 @@ export function groupDrops(rows: DropRow[]): { orgId: string; documentIds: strin
     if (!g.documentIds.includes(r.document_id)) g.documentIds.push(r.document_id);
     g.ids.push(r.id);
   }
-  return [...whole.values(), ...out];
+  return [...whole.values(), ...chunks.values(), ...out];
 }
 
 /**
@@ -58,14 +76,15 @@ export function startVectorDrops(
   const pass = async (closed: () => boolean) => {
     for (;;) {
       const rows = db
-        .query<DropRow, [number]>("SELECT id, org_id, document_id, generation FROM vector_drops ORDER BY id LIMIT ?")
+        .query<DropRow, [number]>("SELECT id, org_id, document_id, generation, chunk_id FROM vector_drops ORDER BY id LIMIT ?")
         .all(BATCH);
       for (const g of groupDrops(rows)) {
         if (closed()) return;
-        if (g.generation !== undefined) await vectors.deleteDocument(g.orgId, g.documentIds[0]!, g.generation);
+        if (g.chunkIds) await vectors.deleteChunks(g.orgId, g.chunkIds);
+        else if (g.generation !== undefined) await vectors.deleteDocument(g.orgId, g.documentIds[0]!, g.generation);
         else if (vectors.deleteDocuments) await vectors.deleteDocuments(g.orgId, g.documentIds);
         else for (const d of g.documentIds) await vectors.deleteDocument(g.orgId, d);
-        if (removeFiles) for (const d of g.documentIds) await removeFiles(g.orgId, d, g.generation);
+        if (removeFiles && !g.chunkIds) for (const d of g.documentIds) await removeFiles(g.orgId, d, g.generation);
         // On a turn of its own, not right after another background loop's transaction.
         await nextTurn();
         db.transaction(() => {

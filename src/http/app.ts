@@ -75,7 +75,7 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
 export function buildServices(ctx: AppContext): Services {
   return {
     corpora: corpusService(ctx.db, ctx.clock),
-    chunks: chunkService(ctx.db, ctx.clock, () => ctx.vectors),
+    chunks: chunkService(ctx.db, ctx.clock, () => ctx.vectorDrops?.kick()),
     ...documentWiring.services(ctx),
     sessions: sessionService(ctx.db, ctx.clock),
     agents: agentService(ctx.db, ctx.clock, ctx.models),

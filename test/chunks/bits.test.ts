@@ -96,7 +96,7 @@ afterAll(() => {
 
 describe("metadata bitmap index", () => {
   test("every fragment finds exactly the live chunks containing it, in reading order, on every page", () => {
-    const svc = chunkService(db, { now: () => 0 }, () => undefined);
+    const svc = chunkService(db, { now: () => 0 });
     const live = db
       .query<{ id: string; metadata: string; document_id: string; pages: string }, [string]>(
         `SELECT c.id, c.metadata, c.document_id, c.pages FROM chunks c JOIN documents d ON d.id = c.document_id AND d.generation = c.generation

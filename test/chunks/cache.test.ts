@@ -56,7 +56,7 @@ beforeAll(() => {
   other.exec("PRAGMA busy_timeout = 10000");
   for (const o of [ORG, OTHER]) db.query("INSERT INTO orgs (id, name, created_at) VALUES (?, 'o', 0)").run(o);
   for (const c of [CORPUS, CORPUS2]) db.query("INSERT INTO corpora (id, org_id, name, created_at, updated_at) VALUES (?, ?, 'c', 0, 0)").run(c, ORG);
-  svc = chunkService(db, { now: () => 5 }, () => undefined);
+  svc = chunkService(db, { now: () => 5 });
 });
 afterAll(() => {
   other.close();

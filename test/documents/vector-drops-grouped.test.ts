@@ -62,7 +62,7 @@ test("dropping a deleted corpus' vectors takes a few LanceDB commits, not one pe
   expect(await vectorCount(k.dataDir, org.orgId, stays)).toBeGreaterThan(0);
 }, 120_000);
 
-test("groupDrops: whole-document drops of one organization go together, generation drops alone", () => {
+test("groupDrops: whole-document and chunk drops of one organization go together, generation drops alone", () => {
   const a = "00000000-0000-4000-8000-00000000000a";
   const b = "00000000-0000-4000-8000-00000000000b";
   const g = groupDrops([
@@ -71,10 +71,16 @@ test("groupDrops: whole-document drops of one organization go together, generati
     { id: 3, org_id: a, document_id: "d3", generation: 4 },
     { id: 4, org_id: a, document_id: "d4", generation: null },
     { id: 5, org_id: a, document_id: "d1", generation: null },
+    // A chunk drop names its document, but only the chunk goes: no document id to drop or clean.
+    { id: 6, org_id: a, document_id: "d5", generation: null, chunk_id: "c1" },
+    { id: 7, org_id: b, document_id: "d2", generation: null, chunk_id: "c2" },
+    { id: 8, org_id: a, document_id: "d6", generation: null, chunk_id: "c3" },
   ]);
   expect(g).toEqual([
     { orgId: a, documentIds: ["d1", "d4"], ids: [1, 4, 5] },
     { orgId: b, documentIds: ["d2"], ids: [2] },
+    { orgId: a, documentIds: [], chunkIds: ["c1", "c3"], ids: [6, 8] },
+    { orgId: b, documentIds: [], chunkIds: ["c2"], ids: [7] },
     { orgId: a, documentIds: ["d3"], generation: 4, ids: [3] },
   ]);
 });
