@@ -58,6 +58,10 @@ export const ConfigSchema = T.Object({
   reembedBatch: T.Integer({ minimum: 1, maximum: 4096 }),
   /** Pause between re-embedding batches, milliseconds: leaves CPU to queries on small machines. */
   reembedPauseMs: T.Integer({ minimum: 0, maximum: 60_000 }),
+  /** Spent bookkeeping rows (finished jobs, spent upload grants, expired access tokens) are deleted this long after they were spent, seconds. */
+  purgeAfter: T.Integer({ minimum: 0 }),
+  /** Pause between two purges of spent bookkeeping rows, seconds. */
+  purgeInterval: T.Integer({ minimum: 1, maximum: 86400 }),
   /** Origins allowed to call from a browser: "*" (any), "none", or a comma-separated list of origins. */
   corsOrigins: T.String({ pattern: "^(\\*|none|https?://[^,\\s]+(\\s*,\\s*https?://[^,\\s]+)*)$" }),
   /** Log level: errors only, or one line per request too. */
@@ -123,6 +127,8 @@ export const FIELDS: Field[] = [
   { key: "previewReserveBytes", flag: "preview-reserve-bytes", env: "KBQA_PREVIEW_RESERVE_BYTES", kind: "int", def: () => 1024 * 1024 * 1024, help: "free space on the data volume previews never use, bytes" },
   { key: "reembedBatch", flag: "reembed-batch", env: "KBQA_REEMBED_BATCH", kind: "int", def: () => 64, help: "chunks per re-embedding batch after an embedding model change" },
   { key: "reembedPauseMs", flag: "reembed-pause-ms", env: "KBQA_REEMBED_PAUSE_MS", kind: "int", def: () => 0, help: "pause between re-embedding batches, ms" },
+  { key: "purgeAfter", flag: "purge-after", env: "KBQA_PURGE_AFTER", kind: "int", def: () => 7 * 86400, help: "finished jobs, spent upload URLs and expired access tokens are deleted this long after, seconds" },
+  { key: "purgeInterval", flag: "purge-interval", env: "KBQA_PURGE_INTERVAL", kind: "int", def: () => 600, help: "pause between purges of those rows, seconds" },
   { key: "corsOrigins", flag: "cors-origins", env: "KBQA_CORS_ORIGINS", kind: "string", def: () => "*", help: 'browser origins allowed: "*", "none" or a comma-separated list', allowed: '"*", "none" or a comma-separated list of http:// or https:// origins (e.g. https://a.example,https://b.example)' },
   { key: "logRequests", flag: "log-requests", env: "KBQA_LOG_REQUESTS", kind: "bool", def: () => false, help: "log one line per request" },
   { key: "testFakeTimeFile", flag: "test-fake-time-file", env: "KBQA_TEST_FAKE_TIME_FILE", kind: "path", help: "TESTS ONLY: usage reports take 'now' (epoch ms) from this file", allowed: "a file path" },

@@ -16,6 +16,10 @@ import { CORPUS_MARKS } from "./corpus/marks.ts";
 import { openVectorIndex, startIngestion, startVectorIndexing } from "./ingest/start.ts";
 import { join } from "node:path";
 import { startIdleMaintenance } from "./runtime/idle.ts";
+import { startPurge } from "./store/purge.ts";
+import { FINISHED_JOBS } from "./ingest/job-store.ts";
+import { SPENT_GRANTS } from "./storage/grants.ts";
+import { EXPIRED_TOKENS } from "./auth/tokens.ts";
 import { SERVER_BODY_LIMIT } from "./http/body-limit.ts";
 
 export interface Running {
@@ -67,6 +71,13 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   });
   ctx.corpusDrops = corpusDrops;
   closers.push(() => corpusDrops.close());
+  const purge = startPurge(db, [FINISHED_JOBS, SPENT_GRANTS, EXPIRED_TOKENS], {
+    afterMs: config.purgeAfter * 1000,
+    everyMs: config.purgeInterval * 1000,
+    clock,
+    log: stderrLogger,
+  });
+  closers.push(() => purge.close());
   const services = await buildServices(ctx);
   let touch = () => {}; // the idle timer below needs the app, the app's request hook needs the timer
   const app = buildApp(ctx, services, () => touch());

@@ -12,6 +12,7 @@ import { insertChunkSets } from "../chunks/bulk.ts";
 import { recordUsage } from "../usage/record.ts";
 import { liveCorpus } from "../corpus/drops.ts";
 import { enqueuePreviews, wantsPreviews } from "./preview-jobs.ts";
+import type { PurgeRule } from "../store/purge.ts";
 
 const statements = new WeakMap<Db, Map<string, Statement>>();
 
@@ -41,6 +42,18 @@ export interface JobRow {
   /** In memory: this claim's attempt is recorded (a worker began the job), so giving the job back refunds it. */
   charged?: boolean;
 }
+
+/**
+ * A job that ended (done, failed, discarded) is never read again: recovery, the scheduler and a
+ * document's queue position look only at queued and running jobs, and what a client sees of the
+ * outcome (status, statusMsg, counters, usage events) was written to the document and the usage
+ * tables in the transaction that ended the job. Ended is final: nothing sets such a job back.
+ */
+export const FINISHED_JOBS: PurgeRule = {
+  table: "jobs",
+  what: "finished ingestion jobs",
+  spent: "state IN ('done', 'failed', 'discarded') AND finished_at <= $cutoff",
+};
 
 export interface DocRow {
   id: string;

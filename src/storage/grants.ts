@@ -1,5 +1,6 @@
 import type { Db } from "../store/db.ts";
 import { liveCorpus } from "../corpus/drops.ts";
+import type { PurgeRule } from "../store/purge.ts";
 
 /**
  * Upload grants: one row per issued PUT URL. A PUT claims its grant before writing, so exactly
@@ -157,3 +158,21 @@ export function keyDocument(db: Db, key: string): { generation: number; filename
     )
     .get(m[1]!, m[2]!);
 }
+
+/**
+ * An upload grant goes once its URL has expired (and the margin passed) and its document has moved
+ * on from the generation it was issued for. Until the URL expires its row is the single-use record
+ * (a replay is refused 412 because the row says completed; a missing row would be refused too, as
+ * no claim can succeed, but the rule does not lean on that). After that the PUT route refuses the
+ * URL on its signature alone. Commit and the document's answers read the grants of the current
+ * generation while the document is AWAITING_UPLOAD (what the PUT wrote, whether a write is in
+ * progress, when the last URL expired unused), so those stay as long as the document waits; a
+ * document leaves AWAITING_UPLOAD at a generation for good (new content is a new generation).
+ */
+export const SPENT_GRANTS: PurgeRule = {
+  table: "upload_grants",
+  what: "spent upload grants",
+  spent: `expires_at <= $cutoff AND NOT EXISTS (
+    SELECT 1 FROM documents d WHERE d.id = upload_grants.document_id AND d.org_id = upload_grants.org_id
+      AND d.generation = upload_grants.generation AND d.status = 'AWAITING_UPLOAD' AND d.deleted_at IS NULL)`,
+};
