@@ -1,0 +1,78 @@
+/**
+ * The purge of spent bookkeeping rows (src/store/purge.ts) over a backlog, in-process on a real
+ * database in a temporary directory: N documents' worth of rows (test/helpers/purge-backlog.ts:
+ * per document an upload grant, a job and every third an access token; one in ten of each kept
+ * for its own reason, the last 1% created after the cutoff), as a directory upgraded from a build
+ * without the purge holds them. Each batch is one synchronous transaction, so its time is how long
+ * the event loop is held: reported per table as p50, p99 and max, with the pass's total, then a
+ * second pass over what stays (the steady state: nothing to delete, the kept rows walked again),
+ * and the database file and its free pages before and after.
+ *
+ *   bun scripts/bench-purge.ts [documents=100000] [rowsPerBatch=BATCH_ROWS]
+ */
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDb, type Db } from "../src/store/db.ts";
+import { purgeBatch, BATCH_ROWS, type PurgeRule } from "../src/store/purge.ts";
+import { FINISHED_JOBS } from "../src/ingest/job-store.ts";
+import { SPENT_GRANTS } from "../src/storage/grants.ts";
+import { EXPIRED_TOKENS } from "../src/auth/tokens.ts";
+import { seedBacklog } from "../test/helpers/purge-backlog.ts";
+
+const DOCS = Number(process.argv[2] ?? 100_000);
+const LIMIT = Number(process.argv[3] ?? BATCH_ROWS);
+const CUTOFF = Date.now() - 7 * 86_400_000;
+const dir = mkdtempSync(join(tmpdir(), "kbqa-bench-purge-"));
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+const ms = (v: number) => v.toFixed(2);
+
+function pass(db: Db, rule: PurgeRule) {
+  const times: number[] = [];
+  let after = 0;
+  let deleted = 0;
+  const t0 = performance.now();
+  for (;;) {
+    const b0 = performance.now();
+    const b = purgeBatch(db, rule, after, CUTOFF, LIMIT);
+    times.push(performance.now() - b0);
+    deleted += b.deleted;
+    after = b.after;
+    if (b.done) break;
+  }
+  return { deleted, batches: times.length, p50: pct(times, 50), p99: pct(times, 99), max: Math.max(...times), total: performance.now() - t0 };
+}
+
+function fileInfo(db: Db) {
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  const pages = db.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count;
+  const free = db.query<{ freelist_count: number }, []>("PRAGMA freelist_count").get()!.freelist_count;
+  const size = statSync(join(dir, "kbqa.sqlite")).size;
+  return `${(size / 2 ** 20).toFixed(1)} MB, ${pages} pages of which ${free} free`;
+}
+
+try {
+  const db = openDb(dir);
+  const t0 = performance.now();
+  const b = seedBacklog(db, { orgId: crypto.randomUUID(), corpusId: crypto.randomUUID(), documents: DOCS, recent: Math.round(DOCS / 100), cutoff: CUTOFF });
+  console.log(`${DOCS} documents seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(b.total)}; ${LIMIT} rows per batch`);
+  console.log(`database before: ${fileInfo(db)}`);
+  for (const round of ["first pass (the backlog)", "second pass (steady state)"]) {
+    console.log(`\n${round}`);
+    console.log("table            deleted   batches   batch p50 ms   p99 ms   max ms   pass ms");
+    for (const rule of [FINISHED_JOBS, SPENT_GRANTS, EXPIRED_TOKENS]) {
+      const r = pass(db, rule);
+      console.log(
+        [rule.table.padEnd(14), String(r.deleted).padStart(9), String(r.batches).padStart(9), ms(r.p50).padStart(14), ms(r.p99).padStart(8), ms(r.max).padStart(8), ms(r.total).padStart(9)].join(" "),
+      );
+    }
+  }
+  console.log(`\ndatabase after: ${fileInfo(db)} (SQLite reuses free pages before growing the file)`);
+  db.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
