@@ -3,7 +3,7 @@
  * directory, as the tests start it) under a steady mixed workload of two organizations over
  * HTTP for N minutes, sampling the server process and its data directory every interval.
  *
- *   bun scripts/soak.ts [minutes=20] [intervalSeconds=30] [--keep]
+ *   bun scripts/soak.ts [minutes=20] [intervalSeconds=30] [--keep] [-- server flags…]
  *
  * The workload keeps its live data about constant (each actor keeps 2 corpora of 3–7 documents
  * and at most 2 sessions per corpus, and deletes as much as it adds), so that what grows is
@@ -28,10 +28,14 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { SignJWT } from "jose";
 import { startKbqa, type Kbqa, type Org } from "../test/helpers/server.ts";
 
-const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const dashes = process.argv.indexOf("--");
+const own = dashes < 0 ? process.argv.slice(2) : process.argv.slice(2, dashes);
+/** Given to `kbqa serve` as they are (e.g. -- --purge-after 0). */
+const SERVER_FLAGS = dashes < 0 ? [] : process.argv.slice(dashes + 1);
+const args = own.filter((a) => !a.startsWith("--"));
 const MINUTES = Number(args[0] ?? 20);
 const INTERVAL_S = Number(args[1] ?? 30);
-const KEEP = process.argv.includes("--keep");
+const KEEP = own.includes("--keep");
 const ACTORS_PER_ORG = 2;
 const IDLE_S = 30;
 
@@ -514,8 +518,8 @@ const pad = (cols: string[], w: number[]) => cols.map((c, i) => (w[i] ? c.padSta
 const SHOWN = ["t", "ops", "requests", "rss.MiB", "rss.anon.MiB", "threads", "fd", "fd.lance", "fd.socket", "children", "disk.sqlite", "disk.wal", "files.lance.versions", "disk.lance.data", "files.lance.deletions", "files.lance.transactions", "files.lance.indices", "disk.blobs.original", "disk.blobs.preview", "files.temp", "rows.documents.live", "rows.documents.deleted", "rows.vectors", "load1"];
 const short = (key: string) => key.replace("files.lance.", "L.").replace("disk.", "").replace("rows.documents.", "docs.").replace("blobs.", "b.");
 
-k = await startKbqa({ keepData: KEEP, env: { RUST_LOG: "error" } });
-console.log(`server pid ${k.proc.pid}, data ${k.dataDir}; ${MINUTES} min, a sample every ${INTERVAL_S} s, ${ACTORS_PER_ORG} actors per organization`);
+k = await startKbqa({ keepData: KEEP, env: { RUST_LOG: "error" }, flags: SERVER_FLAGS });
+console.log(`server pid ${k.proc.pid}${SERVER_FLAGS.length ? ` (${SERVER_FLAGS.join(" ")})` : ""}, data ${k.dataDir}; ${MINUTES} min, a sample every ${INTERVAL_S} s, ${ACTORS_PER_ORG} actors per organization`);
 const orgs = [await k.org("soak-a"), await k.org("soak-b")];
 const actors: Actor[] = [];
 for (const org of orgs) for (let i = 0; i < ACTORS_PER_ORG; i++) actors.push({ org, token: await org.jwt({}, { expSeconds: 3 * 3600 }), corpora: [], name: `${org.orgId.slice(0, 8)}#${i}` });
