@@ -1,8 +1,8 @@
 /**
  * The purge of spent bookkeeping rows (src/store/purge.ts) over a backlog, in-process on a real
  * database in a temporary directory: N documents' worth of rows (test/helpers/purge-backlog.ts:
- * per document an upload grant, a job and every third an access token; one in ten of each kept
- * for its own reason, the last 1% created after the cutoff), as a directory upgraded from a build
+ * per document an upload grant, a job and every third an access token, among them rows that must
+ * stay for their own reason, the last 1% created after the cutoff), as a directory upgraded from a build
  * without the purge holds them. Each batch is one synchronous transaction, so its time is how long
  * the event loop is held: reported per table as p50, p99 and max, with the pass's total, then a
  * second pass over what stays (the steady state: nothing to delete, the kept rows walked again),
