@@ -4,7 +4,9 @@
  * grant, its job and an access token. Most were spent long before `cutoff`; among them, in
  * creation order, rows that must stay: documents still waiting for their upload (an expired unused
  * grant, an uploaded one not committed yet), queued and running jobs, revoked tokens that have
- * not expired, and rows spent after the cutoff. The last `recent` documents are created after it.
+ * not expired, and rows spent 10 minutes after the cutoff. The last `recent` documents are created
+ * after that. `activeJobs` false: no queued or running jobs (a server started on the directory
+ * would take them up).
  */
 import type { Db } from "../../src/store/db.ts";
 import { newId } from "../../src/store/ids.ts";
@@ -16,7 +18,9 @@ export interface Backlog {
   total: { jobs: number; upload_grants: number; access_tokens: number };
 }
 
-export function seedBacklog(db: Db, o: { orgId: string; corpusId: string; documents: number; recent: number; cutoff: number }): Backlog {
+const LATE = 600_000;
+
+export function seedBacklog(db: Db, o: { orgId: string; corpusId: string; documents: number; recent: number; cutoff: number; activeJobs?: boolean }): Backlog {
   const kept: Backlog["kept"] = { jobs: new Set(), upload_grants: new Set(), access_tokens: new Set() };
   const doc = db.query(
     `INSERT INTO documents (id, org_id, corpus_id, filename, filename_lc, content_type, status, nb_pages, created_at, updated_at, blob_key, generation)
@@ -36,7 +40,7 @@ export function seedBacklog(db: Db, o: { orgId: string; corpusId: string; docume
   db.transaction(() => {
     for (let i = 0; i < o.documents; i++) {
       const recent = i >= o.documents - o.recent;
-      const t = recent ? o.cutoff + 1000 + i : old + i;
+      const t = recent ? o.cutoff + LATE + 1000 + i : old + i;
       // One document in 10 still waits for its upload (half of them uploaded, not committed),
       // one in 10 has its URL expire and its job finish after the cutoff.
       const waiting = i % 10 === 3;
@@ -45,13 +49,13 @@ export function seedBacklog(db: Db, o: { orgId: string; corpusId: string; docume
       doc.run(id, o.orgId, o.corpusId, waiting ? "AWAITING_UPLOAD" : "READY", t, t, `orgs/${o.orgId}/docs/${id}/original`);
       const nonce = newId();
       const uploaded = !waiting || i % 20 === 3;
-      const expires = late ? o.cutoff + 1 : t + 900_000;
+      const expires = late ? o.cutoff + LATE : t + 900_000;
       grant.run(nonce, o.orgId, id, `orgs/${o.orgId}/docs/${id}/original`, expires, t, uploaded ? t + 1 : null, uploaded ? 40 : null, uploaded ? "ab".repeat(32) : null);
       if (waiting || late || recent) kept.upload_grants.add(nonce);
       if (!waiting) {
         // One job in 25 is still queued or running (it was created long ago all the same).
-        const state = i % 50 === 1 ? "queued" : i % 50 === 26 ? "running" : "done";
-        const finished = state === "done" ? (late ? o.cutoff + 1 : t + 5000) : null;
+        const state = o.activeJobs === false ? "done" : i % 50 === 1 ? "queued" : i % 50 === 26 ? "running" : "done";
+        const finished = state === "done" ? (late ? o.cutoff + LATE : t + 5000) : null;
         const j = job.get(o.orgId, id, state, t, state === "queued" ? null : t + 10, finished)!.id;
         if (state !== "done" || late || recent) kept.jobs.add(j);
       }
@@ -59,7 +63,7 @@ export function seedBacklog(db: Db, o: { orgId: string; corpusId: string; docume
         // Tokens of an hour; one in 4 of them revoked with a day left, one in 4 expiring after the cutoff.
         const h = newId();
         const kind = (i / 3) % 4;
-        const expiresAt = kind === 1 ? o.cutoff + 86_400_000 : kind === 2 ? o.cutoff + 1 : t + 3_600_000;
+        const expiresAt = kind === 1 ? o.cutoff + 86_400_000 : kind === 2 ? o.cutoff + LATE : t + 3_600_000;
         token.run(h, o.orgId, t, expiresAt, kind === 1 ? t + 60_000 : null);
         if (kind === 1 || kind === 2 || recent) kept.access_tokens.add(h);
       }
