@@ -32,9 +32,9 @@ export interface PurgeRule {
 
 /**
  * Rows looked at per transaction. Over a backlog of 100,000 documents' rows (bun
- * scripts/bench-purge.ts) a batch took 1–6 ms (p50) and 15 ms at most, and up to 45 ms when its
- * commit was the one that runs SQLite's automatic WAL checkpoint (as any write may); 128 rows
- * per batch left those maxima where they were and doubled the batches.
+ * scripts/bench-purge.ts) a batch took 1–9 ms (p50); the longest were the commits that ran
+ * SQLite's automatic WAL checkpoint (45–207 ms on a loaded machine, as for any write of that many
+ * pages). 128 rows per batch left those where they were and doubled the batches.
  */
 export const BATCH_ROWS = 256;
 
