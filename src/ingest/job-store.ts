@@ -51,7 +51,6 @@ export interface JobRow {
  */
 export const FINISHED_JOBS: PurgeRule = {
   table: "jobs",
-  what: "finished ingestion jobs",
   spent: "state IN ('done', 'failed', 'discarded') AND finished_at <= $cutoff",
 };
 

@@ -171,7 +171,6 @@ export function keyDocument(db: Db, key: string): { generation: number; filename
  */
 export const SPENT_GRANTS: PurgeRule = {
   table: "upload_grants",
-  what: "spent upload grants",
   spent: `expires_at <= $cutoff AND NOT EXISTS (
     SELECT 1 FROM documents d WHERE d.id = upload_grants.document_id AND d.org_id = upload_grants.org_id
       AND d.generation = upload_grants.generation AND d.status = 'AWAITING_UPLOAD' AND d.deleted_at IS NULL)`,

@@ -11,7 +11,8 @@
  * No index is needed to find the rows. Every one of these tables is written in the order its
  * rows are created (rowid follows created_at), and a row created after the cutoff cannot have
  * been spent before it (finished_at and expires_at are never earlier than created_at), so a pass
- * walks the table by rowid from the start and stops at the first row created after the cutoff.
+ * walks the table by rowid from the start and stops at the first row created after the cutoff
+ * (a system clock set back only delays the rows created after it, until the cutoff passes them).
  * What it walks is what the margin keeps plus rows kept for their own reason (a job still
  * queued, the grant of a document still waiting for its upload): BATCH_ROWS at a time, with
  * requests let in between.
@@ -24,8 +25,6 @@ import { nextTurn, startDrainLoop, type DrainLoop } from "./drain-loop.ts";
 export interface PurgeRule {
   /** The table; it has a rowid and a created_at column (epoch ms). */
   table: string;
-  /** For the log line: what its rows are ("finished ingestion jobs"). */
-  what: string;
   /** SQL condition on a row of `table`: true when the row was spent no later than $cutoff and nothing reads it again. */
   spent: string;
 }
@@ -93,7 +92,7 @@ export function startPurge(db: Db, rules: PurgeRule[], o: { afterMs: number; eve
     log: o.log,
     failing: "could not purge spent bookkeeping rows; retrying",
     recovered: "purging spent bookkeeping rows again",
-    // The first pass waits for the server to be listening, not the other way round.
+    // The first pass starts on a later turn of the event loop, not inside the server's start.
     deferred: true,
   });
 }
