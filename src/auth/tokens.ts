@@ -77,9 +77,10 @@ export function verifyAccessToken(db: Db, token: string, now: number): Principal
  * A token row goes once the token has expired (and the margin passed), revoked or not. A revoked
  * one stays until then, although a missing row is refused too: it is the record that this token
  * was revoked, and the refusal of a token that has not expired should not depend on a row being
- * absent (keeping it costs little: --max-token-ttl bounds it). An expired one is refused whatever its row says; without the row
- * the refusal says "Invalid access token" instead of "Access token expired", and revoking it
- * answers 404 instead of 200: the retention margin is how long those answers stay as they were.
+ * absent (keeping it costs little: --max-token-ttl bounds it). An expired one is refused whatever
+ * its row says; without the row the refusal says "Invalid access token" instead of "Access token
+ * expired", and revoking it answers 404 instead of 200: the retention margin is how long those
+ * answers stay as they were.
  */
 export const EXPIRED_TOKENS: PurgeRule = {
   table: "access_tokens",
