@@ -25,9 +25,14 @@ export async function openPdf(bytes: Uint8Array, extra: Record<string, unknown> 
 }
 
 // pdf.js says what went wrong in its own terms ("Command token too long: 128"): the statusMsg says it
-// in words, the log keeps the detail.
+// in words, the log keeps the detail. Its exceptions inherit their `stack` from one Error made when
+// the module loaded ("Error\n at BaseExceptionClosure"), which holds neither their name nor their
+// message: logging it left only that, so the name and message lead unless the stack carries them.
 function logPdfError(msg: string, err: unknown): void {
-  stderrLogger.error(msg, { error: String((err as Error)?.stack ?? err).slice(0, 4000) });
+  const e = err as Error | undefined;
+  const head = e instanceof Error || (typeof e === "object" && e !== null && "message" in e) ? `${e.name}: ${e.message}` : String(err);
+  const stack = typeof e?.stack === "string" && e.stack.startsWith(head) ? e.stack : head;
+  stderrLogger.error(msg, { error: stack.slice(0, 4000) });
 }
 
 interface RawItem { str: string; transform: number[]; width: number; height: number; hasEOL: boolean }
