@@ -13,7 +13,7 @@ import { createOrg, listOrgs, orgExists } from "./auth/orgs.ts";
 import { addKey, deleteKey, KeyError, listKeys, setKeyActive } from "./auth/keys.ts";
 import { EXTRA_COMMANDS } from "./cli-extra.ts";
 import { CliFailure, UsageError } from "./cli/errors.ts";
-import { checkDir, KID, KID_RULE, readPublicKeyFile } from "./cli/files.ts";
+import { checkDir, dataDirOpenFailure, KID, KID_RULE, readPublicKeyFile } from "./cli/files.ts";
 import { VERSION } from "./version.ts";
 
 export { CliFailure, UsageError };
@@ -419,6 +419,11 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
     if (e instanceof UsageError) return usageError(e.message);
+    const access = cmd.dirs?.data ? dataDirOpenFailure(e, config.dataDir) : undefined;
+    if (access) {
+      console.error(`kbqa ${name}: ${settingLabel(FIELDS.find((f) => f.key === "dataDir")!, parsed.flags)}: ${access}`);
+      return 1;
+    }
     const volume = diagnoseStorage(e, config.dataDir);
     if (volume) {
       // An operator's condition, not a bug: one line naming the directory, no stack.

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, mkdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
 import { CliFailure, fsReason } from "./errors.ts";
 
 /**
@@ -26,6 +27,44 @@ export function checkDir(label: string, dir: string, mode: "create" | "existing"
     return;
   }
   if (!isDir) throw new CliFailure(`${label}: ${dir} is not a directory`);
+}
+
+const SQLITE_CANTOPEN = 14;
+
+/**
+ * Why SQLite could not open a file of the data directory, in words, or undefined when the error is
+ * another or access does not explain it. SQLite says only "unable to open database file" (with a
+ * stack, it was all a `serve` on a read-only, empty directory or on another user's directory
+ * printed), whether the directory is on a read-only volume, is not this user's to write, or holds
+ * a database file another user created (a server started once as root, then as its service user).
+ */
+export function dataDirOpenFailure(e: unknown, dir: string): string | undefined {
+  const errno = (e as { name?: unknown; errno?: unknown })?.name === "SQLiteError" ? (e as { errno?: unknown }).errno : undefined;
+  if (typeof errno !== "number" || (errno & 0xff) !== SQLITE_CANTOPEN) return undefined;
+  const files = ["kbqa.sqlite", "kbqa.sqlite-wal", "kbqa.sqlite-shm", "server.lock"];
+  for (const path of [dir, ...files.map((f) => join(dir, f))]) {
+    try {
+      accessSync(path, constants.R_OK | constants.W_OK | (path === dir ? constants.X_OK : 0));
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === "ENOENT" && path !== dir) continue;
+      const what = path === dir ? "the directory" : basename(path);
+      return `cannot open the database in ${dir}: ${what} cannot be written (${fsReason(err) ?? code}${ownerNote(path, code)})`;
+    }
+  }
+  return undefined;
+}
+
+/** Whose the refused file is, when that is why: the usual cause is a directory made by another account. */
+function ownerNote(path: string, code: string | undefined): string {
+  const uid = process.getuid?.();
+  if ((code !== "EACCES" && code !== "EPERM") || uid === undefined) return "";
+  try {
+    const owner = statSync(path).uid;
+    return owner === uid ? "" : `; it belongs to uid ${owner} and kbqa runs as uid ${uid}`;
+  } catch {
+    return "";
+  }
 }
 
 const PRIVATE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
