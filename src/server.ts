@@ -131,7 +131,8 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   });
   let stopping: Promise<void> | undefined;
   return {
-    url: `http://${config.host}:${server.port}`,
+    // An IPv6 literal takes brackets in a URL: "http://::1:8080" is no URL, and the listening line is one.
+    url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`,
     port: server.port!,
     wakeIngestion: () => ctx.wakeIngestion?.(),
     stop() {
