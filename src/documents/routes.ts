@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
 import { Ack, ack, normalLang, paging } from "../http/paging.ts";
-import { badRequest, forbidden } from "../http/errors.ts";
+import { badRequest, conflict, forbidden } from "../http/errors.ts";
 import { ACCEPTED_FORMATS, mediaType } from "../ingest/formats.ts";
 import type { Presigner } from "../storage/presigner.ts";
 import {
@@ -29,12 +29,15 @@ export function documentUrls(ctx: AppContext, docs: DocumentService, sign: Presi
     /**
      * A malformed `pages` is a 400 first; then, as download-url, a document nothing has been
      * uploaded for is a 409; then pages whose tiles can never exist are a 400 (pagesInRange). Only
-     * PDFs get previews (wantsPreviews), so any other document is known to have no pages.
+     * PDFs get previews (wantsPreviews), so any other document is known to have no pages. Tiles are
+     * rendered only once a document is READY, and a FAILED generation never becomes READY (new
+     * content is a new generation), so a FAILED one is a 409 as its summary is.
      */
     async previews(orgId: string, id: string, request: Request) {
       const r = docs.row(orgId, id);
       const pages = parsePages(new URL(request.url).searchParams.getAll("pages"));
       await requireUpload(ctx.blobs, r);
+      if (r.status === "FAILED") throw conflict(`Document ingestion failed, so it has no previews: ${r.status_msg ?? "no reason recorded"}`);
       const pdf = mediaType(r.content_type) === "application/pdf";
       pagesInRange(pages, { nbPages: r.nb_pages, known: r.nb_pages > 0 || r.status === "READY" || !pdf, renderLimit: pdf ? ctx.config.previewMaxPages : null });
       return previewUrls(sign, r, pages, ctx.clock.now(), publicOrigin(ctx, request));
