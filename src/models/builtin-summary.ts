@@ -133,6 +133,13 @@ const dropTableRows = (md: string) =>
 const dropQuoteMarks = (md: string) => dropLineMatches(md, (_p, q) => (md[q] !== ">" ? -1 : isSpace(md[q + 1]) ? q + 2 : q + 1));
 
 /**
+ * Emphasis and code marks, but not underscores inside a word (letters or digits on both sides),
+ * which CommonMark never reads as emphasis: a summary of an API manual turned asn1_create_element
+ * into "asn1createelement" and source_name into "sourcename".
+ */
+const EMPHASIS_MARKS = /(?<![\p{L}\p{N}])_{1,3}|_{1,3}(?![\p{L}\p{N}])|[*`]{1,3}/gu;
+
+/**
  * Plain prose from markdown: drop code blocks, tables, images, link targets, emphasis, heading
  * marks and list markers. A list item becomes a block of its own: with its marker kept, a bullet
  * of the summary read "- - item", and a "* item", its star dropped as emphasis, ran into the item
@@ -144,7 +151,7 @@ export function stripMarkdown(md: string): string {
     prose
       .replace(/^#{1,6}\s+(.*)$/gm, "\n$1\n")
       .replace(/^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)])[ \t]+/gm, "\n")
-      .replace(/[*_`]{1,3}/g, ""),
+      .replace(EMPHASIS_MARKS, ""),
   );
 }
 

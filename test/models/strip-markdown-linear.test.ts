@@ -11,7 +11,7 @@ const regexStrip = (md: string) =>
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/^#{1,6}\s+(.*)$/gm, "\n$1\n")
     .replace(/^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)])[ \t]+/gm, "\n")
-    .replace(/[*_`]{1,3}/g, "")
+    .replace(/(?<![\p{L}\p{N}])_{1,3}|_{1,3}(?![\p{L}\p{N}])|[*`]{1,3}/gu, "")
     .replace(/^\s*>\s?/gm, "");
 
 describe("stripMarkdown() is linear in its input", () => {
