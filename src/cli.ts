@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { NewerDataDir, openDb } from "./store/db.ts";
 import { diagnoseStorage } from "./store/storage-errors.ts";
 import { DataDirInUse } from "./store/data-lock.ts";
+import { NativeDirUnusable } from "./runtime/native.ts";
 import { stderrLogger } from "./context.ts";
 import { createOrg, listOrgs, orgExists } from "./auth/orgs.ts";
 import { addKey, deleteKey, KeyError, listKeys, setKeyActive } from "./auth/keys.ts";
@@ -414,8 +415,8 @@ export async function main(argv: string[]): Promise<number> {
     if (cmd.dirs?.models) checkDir(label("modelsDir"), config.modelsDir, "optional");
     return await cmd.run(rest, parsed.flags, uses ? declaredOnly(config, uses) : config);
   } catch (e) {
-    if (e instanceof DataDirInUse || e instanceof NewerDataDir || e instanceof CliFailure) {
-      console.error(`kbqa ${name}: ${e.message}`);
+    if (e instanceof DataDirInUse || e instanceof NewerDataDir || e instanceof CliFailure || e instanceof NativeDirUnusable || (e as Error)?.name === "NativeDirUnusable") {
+      console.error(`kbqa ${name}: ${(e as Error).message}`);
       return 1;
     }
     if (e instanceof UsageError) return usageError(e.message);

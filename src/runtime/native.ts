@@ -28,23 +28,63 @@ export function configureNativeDir(dir: string): void {
 }
 
 /**
- * The user's cache folder (~/.cache/kbqa/runtime), else a per-user folder in the temp directory.
+ * No folder the libraries could be loaded from: every candidate is on a file system mounted noexec
+ * (hardened hosts mount /tmp, sometimes /home, so). dlopen then failed with "failed to map segment
+ * from shared object" and a stack, naming neither the mount option nor a way out. cli.ts prints it
+ * as one line.
+ */
+export class NativeDirUnusable extends Error {
+  override name = "NativeDirUnusable"; // lazy bundles of the executable carry their own copy of this class
+}
+
+let chosenRoot: string | undefined;
+
+/**
+ * The user's cache folder (~/.cache/kbqa/runtime), else a per-user folder in the temp directory,
+ * the first on a file system that lets programs run (see NativeDirUnusable).
  * Not /tmp first: on systems where /tmp is a tmpfs the ~280 MB of libraries would sit in RAM.
  */
 function defaultRoot(): string {
+  if (chosenRoot) return chosenRoot;
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  const tried: string[] = [];
   try {
     const home = homedir();
     if (home && home !== "/") {
       const cache = join(home, ".cache", "kbqa", "runtime");
       mkdirSync(cache, { recursive: true, mode: 0o700 });
       accessSync(cache, constants.W_OK);
-      return cache;
+      if (allowsExec(cache)) return (chosenRoot = cache);
+      tried.push(cache);
     }
   } catch {
     // read-only or missing home: fall through
   }
-  return join(tmpdir(), `kbqa-runtime-${uid}`);
+  const tmp = join(tmpdir(), `kbqa-runtime-${uid}`);
+  ensurePrivateDir(tmp);
+  if (allowsExec(tmp)) return (chosenRoot = tmp);
+  tried.push(tmp);
+  throw new NativeDirUnusable(
+    `cannot load the native libraries: ${tried.join(" and ")} ${tried.length > 1 ? "are" : "is"} on a file system mounted noexec; ` +
+      "set TMPDIR (or HOME) to a folder on a file system where programs may run",
+  );
+}
+
+/**
+ * Whether shared libraries can be loaded from files in `dir`. On a noexec mount the kernel refuses
+ * X_OK for a regular file (faccessat), as it refuses the executable mapping dlopen needs.
+ */
+function allowsExec(dir: string): boolean {
+  const probe = join(dir, `.exec-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, "", { mode: 0o700 });
+    accessSync(probe, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { force: true });
+  }
 }
 
 /** Extractions of other builds, untouched for an hour (not a version starting right now), are removed. */
@@ -126,7 +166,12 @@ function writeFileDurably(target: string, bytes: Uint8Array): void {
 const groupDirs = new Map<string, string>();
 
 /** Folder holding the group's files, extracting them from the pack on first use (temp folder + rename). */
-export function nativeGroupDir(manifest: NativeManifest, group: string, exe = process.execPath, root = rootOverride ?? defaultRoot()): string {
+/** The folder groups are extracted into: configureNativeDir's, else defaultRoot's choice. */
+export function nativeRoot(): string {
+  return rootOverride ?? defaultRoot();
+}
+
+export function nativeGroupDir(manifest: NativeManifest, group: string, exe = process.execPath, root = nativeRoot()): string {
   const key = `${manifest.id}\0${root}\0${group}`;
   const known = groupDirs.get(key);
   if (known) return known;
