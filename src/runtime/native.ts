@@ -107,9 +107,11 @@ function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = lstatSync(dir);
   const uid = typeof process.getuid === "function" ? process.getuid() : st.uid;
-  if (!st.isDirectory() || st.isSymbolicLink()) throw new Error(`${dir} is not a directory`);
-  if (st.uid !== uid) throw new Error(`${dir} belongs to another user (uid ${st.uid})`);
-  if ((st.mode & 0o022) !== 0) throw new Error(`${dir} is writable by other users (mode ${(st.mode & 0o777).toString(8)})`);
+  const refuse = (why: string) =>
+    new NativeDirUnusable(`cannot load the native libraries from ${dir}: ${why}; remove it, or set TMPDIR (or HOME) to a folder of your own`);
+  if (!st.isDirectory() || st.isSymbolicLink()) throw refuse("it is not a directory");
+  if (st.uid !== uid) throw refuse(`it belongs to another user (uid ${st.uid})`);
+  if ((st.mode & 0o022) !== 0) throw refuse(`it is writable by other users (mode ${(st.mode & 0o777).toString(8)})`);
 }
 
 function readAt(fd: number, position: number, length: number): Uint8Array {

@@ -1,11 +1,11 @@
 // The natives pack round trip without compiling: a synthetic ELF image, the pack spliced after it,
 // a fake "Bun payload" ending in its size, then extraction into a private cache folder.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildPack, elfEnd, spliceIntoExecutable } from "../../scripts/build/natives.ts";
-import { nativeGroupDir, readPackIndex } from "../../src/runtime/native.ts";
+import { NativeDirUnusable, nativeGroupDir, readPackIndex } from "../../src/runtime/native.ts";
 import { isCompiled, selfCommand, workerCommand } from "../../src/runtime/compiled.ts";
 
 const dirs: string[] = [];
@@ -106,6 +106,19 @@ describe("natives pack", () => {
     mkdirSync(root);
     chmodSync(root, 0o777);
     expect(() => nativeGroupDir({ id, source: "pack" }, "p", exe, root)).toThrow(/writable by other users/);
+    // A NativeDirUnusable, which the CLI prints as one line (it printed a stack), with the way out.
+    expect(() => nativeGroupDir({ id, source: "pack" }, "p", exe, root)).toThrow(NativeDirUnusable);
+    expect(() => nativeGroupDir({ id, source: "pack" }, "p", exe, root)).toThrow(/remove it, or set TMPDIR \(or HOME\) to a folder of your own$/);
+  });
+
+  test.skipIf(process.getuid?.() !== 0)("refuses a cache root another user owns, as a NativeDirUnusable", async () => {
+    const { exe, id } = await fakeExecutable({ "q/a.so": "alpha" });
+    const root = join(temp(), "theirs");
+    mkdirSync(root, { mode: 0o700 });
+    chownSync(root, 65534, 65534);
+    expect(() => nativeGroupDir({ id, source: "pack" }, "q", exe, root)).toThrow(
+      new NativeDirUnusable(`cannot load the native libraries from ${root}: it belongs to another user (uid 65534); remove it, or set TMPDIR (or HOME) to a folder of your own`),
+    );
   });
 
   test("an unknown group and a pack from another build are errors", async () => {
