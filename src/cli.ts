@@ -9,6 +9,7 @@ import { NewerDataDir, openDb } from "./store/db.ts";
 import { diagnoseStorage } from "./store/storage-errors.ts";
 import { DataDirInUse } from "./store/data-lock.ts";
 import { NativeDirUnusable } from "./runtime/native.ts";
+import { ModelFileError } from "./models/errors.ts";
 import { stderrLogger } from "./context.ts";
 import { createOrg, listOrgs, orgExists } from "./auth/orgs.ts";
 import { addKey, deleteKey, KeyError, listKeys, setKeyActive } from "./auth/keys.ts";
@@ -420,6 +421,10 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
     if (e instanceof UsageError) return usageError(e.message);
+    if (e instanceof ModelFileError || (e as Error)?.name === "ModelFileError") {
+      console.error(`kbqa ${name}: ${settingLabel(FIELDS.find((f) => f.key === "modelsDir")!, parsed.flags)}: ${(e as Error).message}`);
+      return 1;
+    }
     const access = cmd.dirs?.data ? dataDirOpenFailure(e, config.dataDir) : undefined;
     if (access) {
       console.error(`kbqa ${name}: ${settingLabel(FIELDS.find((f) => f.key === "dataDir")!, parsed.flags)}: ${access}`);

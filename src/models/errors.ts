@@ -31,3 +31,13 @@ export class RemoteModelError extends Error {
     this.name = "RemoteModelError";
   }
 }
+
+/**
+ * The default chat model's file cannot be loaded at start (a partial copy or download, or not a
+ * GGUF model at all). node-llama-cpp then threw "undefined is not an object (evaluating
+ * 'this.ggufFileInfo.metadata.general.architecture')" and `kbqa serve` printed that with a stack;
+ * cli.ts prints this message as one line.
+ */
+export class ModelFileError extends Error {
+  override name = "ModelFileError";
+}

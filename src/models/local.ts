@@ -5,7 +5,8 @@ import { createLocalCrossEncoder, createLocalEmbedder } from "./local-embed.ts";
 import { GgufModel } from "./llama-runtime.ts";
 import { answerSystemPrompt, answerUserPrompt, fitPassages, parseCitations, parseRelevance, rerankPrompt, saidNotFound, SUMMARY_MAX_TOKENS, summarySystemPrompt } from "./prompt.ts";
 import type { ModelsConfig } from "./registry.ts";
-import type { ScannedModel } from "./scan.ts";
+import { ggufProblem, type ScannedModel } from "./scan.ts";
+import { ModelFileError } from "./errors.ts";
 import type { Answerer, Embedder, Reranker, Summariser, TokenCounter } from "./types.ts";
 
 export interface LocalBackends {
@@ -97,7 +98,13 @@ export function createLocalBackends(cfg: ModelsConfig, _models: ScannedModel[]):
       const { sharedLlama } = await import("./llama-runtime.ts");
       const llama = await sharedLlama();
       // Vocabulary only: a few MB even for large models, no weights.
-      const model = await llama.loadModel({ modelPath: m.path, vocabOnly: true });
+      let model: Awaited<ReturnType<typeof llama.loadModel>>;
+      try {
+        model = await llama.loadModel({ modelPath: m.path, vocabOnly: true });
+      } catch (e) {
+        const why = (await ggufProblem(m.path)) ?? String((e as Error)?.message ?? e).split("\n", 1)[0]!.slice(0, 200);
+        throw new ModelFileError(`the default chat model ${m.file} cannot be loaded: ${why}; replace or remove it`);
+      }
       vocab.set(m.id, (t) => model.tokenize(t).length);
     },
     tokens(m) {

@@ -97,6 +97,23 @@ async function ggufMeta(path: string): Promise<Partial<ModelInfo>> {
 }
 
 /**
+ * Why a GGUF file cannot be a model, in words, or undefined when its header reads whole. A file cut
+ * short reads "successfully" with its metadata missing, so the architecture is what tells.
+ */
+export async function ggufProblem(path: string): Promise<string | undefined> {
+  try {
+    const { readGgufFileInfo } = await import("node-llama-cpp");
+    const info = await readGgufFileInfo(path, { readTensorInfo: false, logWarnings: false });
+    if ((info.metadata as any)?.general?.architecture) return undefined;
+    return "its GGUF header is incomplete: the file looks cut short (a partial copy or download?)";
+  } catch (e) {
+    const message = String((e as Error)?.message ?? e);
+    if (/GGUF magic/i.test(message)) return 'it is not a GGUF model (the file does not start with "GGUF")';
+    return `its GGUF header cannot be read (${message.split("\n", 1)[0]!.slice(0, 200)})`;
+  }
+}
+
+/**
  * What an entry of the models folder is, a symbolic link judged by its target: operators link
  * multi-gigabyte weights in from where they keep them rather than copy them, and such a link was
  * skipped without a word. A link whose target is gone is nothing. (The scan goes two levels
