@@ -46,6 +46,9 @@ export function parseArgs(argv: string[]): Parsed {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "-h") flags.help = true;
+    // `serve -p 8080` read -p as a stray argument ("unexpected argument"); only -h is short. A
+    // longer word with one dash stays an argument: an organization may be named "-Acme".
+    else if (/^-[A-Za-z]$/.test(a)) throw new Error(`unknown flag ${a}: kbqa's flags are written in full (--port 8080, --data-dir DIR); only -h is short`);
     else if (a.startsWith("--")) {
       const eq = a.indexOf("=");
       const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
@@ -65,6 +68,15 @@ export function parseArgs(argv: string[]): Parsed {
         } else flags[name] = argv[++i]!;
       }
     } else positional.push(a);
+  }
+  // `kbqa help [command]` is `kbqa [command] --help`: it was an unknown command "help".
+  if (positional[0] === "help") {
+    positional.shift();
+    flags.help = true;
+    for (const [at, name] of [...afterBoolFlag]) {
+      afterBoolFlag.delete(at);
+      if (at > 0) afterBoolFlag.set(at - 1, name);
+    }
   }
   return { positional, flags, missingValue, afterBoolFlag };
 }

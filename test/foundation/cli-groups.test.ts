@@ -51,3 +51,12 @@ test("an unknown subcommand of a group is named as such and answered with that g
   const stranger = await run("orgs");
   expect([stranger.code, stranger.stderr.startsWith('kbqa: unknown command "orgs"\n\nkbqa — self-hosted')]).toEqual([2, true]);
 });
+
+test("kbqa help [command] is --help; a one-letter flag other than -h names itself and the long form", async () => {
+  const all = await run("help");
+  expect([all.code, all.stdout.startsWith("kbqa — "), all.stderr]).toEqual([0, true, ""]);
+  expect(await run("help", "serve")).toEqual(await run("serve", "--help"));
+  expect(await run("help", "org")).toEqual(await run("org", "--help"));
+  const short = await run("serve", "-p", "8080");
+  expect([short.code, short.stderr.split("\n")[0]]).toEqual([2, "kbqa: unknown flag -p: kbqa's flags are written in full (--port 8080, --data-dir DIR); only -h is short"]);
+});
