@@ -22,15 +22,21 @@ async function asNobody(args: string[], home: string) {
   return { code, stdout, stderr };
 }
 
+/** Under `base`: a data directory root created (0700, root's) and a home anyone may write. */
+async function rootsDataDir(base: string): Promise<{ home: string; data: string }> {
+  chmodSync(base, 0o755);
+  const home = join(base, "home");
+  mkdirSync(home, { mode: 0o777 });
+  chmodSync(home, 0o777);
+  const data = join(base, "data");
+  expect((await runCli(["org", "create", "Root's", "--data", data])).code).toBe(0);
+  return { home, data };
+}
+
 describe.skipIf(!AS_ROOT)("another account's data directory (setpriv to uid 65534)", () => {
   test("serve, org create and org list name the directory, the owner and the user, without a stack", async () => {
     using d = tempDir();
-    chmodSync(d.path, 0o755);
-    const home = join(d.path, "home");
-    mkdirSync(home, { mode: 0o777 });
-    chmodSync(home, 0o777);
-    const data = join(d.path, "data");
-    expect((await runCli(["org", "create", "Root's", "--data", data])).code).toBe(0); // 0700, root's
+    const { home, data } = await rootsDataDir(d.path);
     const line = `--data: cannot open the database in ${data}: the directory cannot be written (permission denied; it belongs to uid 0 and kbqa runs as uid ${NOBODY})\n`;
     for (const cmd of [["serve", "--port", "0"], ["org", "create", "Mine"], ["org", "list"]]) {
       const name = cmd[0] === "serve" ? "serve" : cmd.slice(0, 2).join(" ");
@@ -40,12 +46,7 @@ describe.skipIf(!AS_ROOT)("another account's data directory (setpriv to uid 6553
 
   test("a directory it may write holding a database file root made: that file is named", async () => {
     using d = tempDir();
-    chmodSync(d.path, 0o755);
-    const home = join(d.path, "home");
-    mkdirSync(home, { mode: 0o777 });
-    chmodSync(home, 0o777);
-    const data = join(d.path, "data");
-    expect((await runCli(["org", "create", "Root's", "--data", data])).code).toBe(0);
+    const { home, data } = await rootsDataDir(d.path);
     chmodSync(data, 0o777);
     const r = await asNobody(["serve", "--port", "0", "--data", data], home);
     expect(r.code).toBe(1);
