@@ -41,8 +41,7 @@ export function usageRoutes(ctx: AppContext, usage: UsageService) {
     })
     .get(
       "/user/:userId",
-      ({ principal, params, query, path }) => {
-        checkUserPath(path);
+      ({ principal, params, query }) => {
         // A token minted for another user (a widget visitor) acts as that user: the usage of the
         // organization's other users is not its to read.
         const own = confinedTo(principal);
@@ -52,6 +51,9 @@ export function usageRoutes(ctx: AppContext, usage: UsageService) {
         return usage.user(principal.orgId, params.userId, timeframeOf(query));
       },
       {
+        // Before validation: with a trailing slash Elysia reads such a path's id as null, and the
+        // refusal then said "must be a string … (got null)".
+        transform: ({ path }) => checkUserPath(path),
         params: UserParams,
         query: UsageQuery,
         response: UsageReport,

@@ -24,7 +24,7 @@ const sessionsOf = async (path: string) => {
 };
 
 test("a path user id that is not percent-encoded UTF-8 → 400 naming userId, not another user's report", async () => {
-  for (const [seg, shown] of [["%E9", "%E9"], ["%FF", "%FF"], ["jos%E9", "jos%E9"], ["%C3", "%C3"], ["50%", "50%"]]) {
+  for (const [seg, shown] of [["%E9", "%E9"], ["%FF", "%FF"], ["jos%E9", "jos%E9"], ["%C3", "%C3"], ["50%", "50%"], ["%E9/", "%E9"]]) {
     expect(await sessionsOf(`/v1/usage/user/${seg}?timeframe=Day`)).toEqual({
       status: 400,
       message: `Invalid path parameter 'userId': not valid percent-encoded UTF-8 (got "${shown}")`,
