@@ -524,6 +524,15 @@ const orgs = [await k.org("soak-a"), await k.org("soak-b")];
 const actors: Actor[] = [];
 for (const org of orgs) for (let i = 0; i < ACTORS_PER_ORG; i++) actors.push({ org, token: await org.jwt({}, { expSeconds: 3 * 3600 }), corpora: [], name: `${org.orgId.slice(0, 8)}#${i}` });
 
+// A server that dies under the workload is the finding itself: say how, with its last words,
+// rather than failing later on a missing /proc entry.
+void k.proc.exited.then((code) => {
+  if (stopped) return;
+  console.log(`\nserver died after ${ops} operations: exit code ${code}, signal ${k.proc.signalCode ?? "none"}; its stderr ends:\n${k.stderr().slice(-4000)}`);
+  if (failures.length) console.log(`\n${failures.length} unexpected answers or errors (first 30):\n${failures.slice(0, 30).join("\n")}`);
+  process.exit(1);
+});
+
 const t0 = performance.now();
 const samples: Sample[] = [await sample(t0)];
 console.log(SHOWN.map(short).join("\t"));
