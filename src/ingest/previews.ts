@@ -149,7 +149,15 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
           halves.delete(m.page);
           full = budget.admit(other.png.length + m.png.length);
           if (full) return;
-          for (const t of [other, m]) puts.push(deps.blobs.put(previewKey(p.orgId, p.documentId, p.generation, t.page, t.size), t.png).then(() => written++));
+          for (const t of [other, m]) {
+            const put = deps.blobs.put(previewKey(p.orgId, p.documentId, p.generation, t.page, t.size), t.png).then(() => written++);
+            // Marked handled at once: a put that fails while the batch still renders (its document
+            // deleted and the tile directory dropped under it: ENOENT on the rename) was an
+            // unhandled rejection until Promise.all below, and Bun aborted the server (a 35-minute
+            // soak, SIGABRT). Promise.all still sees the failure and the batch stops as before.
+            put.catch(() => {});
+            puts.push(put);
+          }
         },
       });
       await Promise.all(puts);
