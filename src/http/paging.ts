@@ -44,39 +44,33 @@ type JsonObjectSchema = { maxDepth?: number; maxChars?: number; finite?: boolean
 const tooLarge = (s: JsonObjectSchema, v: unknown) => s.maxChars !== undefined && JSON.stringify(v).length > s.maxChars;
 
 /**
- * False when `v` holds a number JSON cannot hold. JSON.parse reads 1e400 as Infinity, and
- * JSON.stringify writes Infinity as null: such metadata was stored as null with a 200, a value
- * the client never sent and no filter for 1e400 finds. Called after the depth check, so its
- * recursion stays shallow; it builds nothing, since every metadata write passes through it.
+ * The path to the first number in `v` that JSON cannot hold, innermost step first; null when
+ * there is none. JSON.parse reads 1e400 as Infinity, and JSON.stringify writes Infinity as
+ * null: such metadata was stored as null with a 200, a value the client never sent and no
+ * filter for 1e400 finds. Called after the depth check, so its recursion stays shallow; the
+ * path is only built on the way out of a refusal, since every metadata write passes through.
  */
-function allFinite(v: unknown): boolean {
-  if (typeof v === "number") return Number.isFinite(v);
-  if (v === null || typeof v !== "object") return true;
-  if (Array.isArray(v)) {
-    for (const x of v) if (!allFinite(x)) return false;
-  } else {
-    for (const k in v) if (!allFinite((v as Record<string, unknown>)[k])) return false;
-  }
-  return true;
-}
-
-/** Where the first such number sits ("b[0]"), for the refusal; null when there is none. */
-function nonFiniteAt(v: unknown, at = ""): string | null {
-  if (typeof v === "number") return Number.isFinite(v) ? null : at;
+function nonFinitePath(v: unknown): (string | number)[] | null {
+  if (typeof v === "number") return Number.isFinite(v) ? null : [];
   if (v === null || typeof v !== "object") return null;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const found = nonFiniteAt(v[i], `${at}[${i}]`);
-      if (found !== null) return found;
+      const path = nonFinitePath(v[i]);
+      if (path) return path.push(i), path;
     }
   } else {
     for (const k in v) {
-      const found = nonFiniteAt((v as Record<string, unknown>)[k], at ? `${at}.${k}` : k);
-      if (found !== null) return found;
+      const path = nonFinitePath((v as Record<string, unknown>)[k]);
+      if (path) return path.push(k), path;
     }
   }
   return null;
 }
+const allFinite = (v: unknown) => nonFinitePath(v) === null;
+
+/** Where the number sits ("b[0]"), for the refusal. */
+const pathText = (path: (string | number)[]) =>
+  path.reduceRight<string>((at, step) => (typeof step === "number" ? `${at}[${step}]` : at ? `${at}.${step}` : step), "");
 
 // Elysia coerces arrays and strings into records; metadata must be a real JSON object, so it
 // gets its own kind that no coercion touches. A schema with `maxDepth` also bounds the nesting
@@ -95,7 +89,7 @@ SetErrorFunction((e) =>
       : (e.schema as JsonObjectSchema).maxDepth !== undefined && !withinDepth(e.value, (e.schema as JsonObjectSchema).maxDepth)
         ? `must be nested at most ${(e.schema as JsonObjectSchema).maxDepth} levels deep`
         : (e.schema as JsonObjectSchema).finite && !allFinite(e.value)
-          ? `must hold numbers a JSON number can represent (the one at ${nonFiniteAt(e.value)!.slice(0, 80)} is beyond ±1.8e308)`
+          ? `must hold numbers a JSON number can represent (the one at ${pathText(nonFinitePath(e.value)!).slice(0, 80)} is beyond ±1.8e308)`
           : `must be at most ${(e.schema as JsonObjectSchema).maxChars} characters as JSON`
     : defaultMessage(e),
 );
