@@ -1,6 +1,6 @@
 // A tile write that fails while its batch of pages is still rendering must be a handled failure
 // of that rendering. Before 8d20bb6 the write's promise got its handler only once the whole batch
-// had rendered, so its rejection went unhandled meanwhile, and Bun aborts a process on an
+// had rendered, so its rejection went unhandled meanwhile, and Bun ends a process on an
 // unhandled rejection: a 35-minute soak lost its server (SIGABRT) to a tile directory dropped by a
 // deletion under the renderer. Here the real store meets a plain file where the document's tile
 // directory should be made, from the first tile on. bun test fails the running test on an
