@@ -101,6 +101,8 @@ export interface Command {
 }
 
 const out = (v: unknown) => console.log(JSON.stringify(v));
+/** sysexits.h: internal software error. `serve` exits with it after a bug made it stop. */
+const EX_SOFTWARE = 70;
 const need = (v: string | boolean | undefined, what: string): string => {
   if (v === undefined || v === true || v === false) throw new UsageError(`missing ${what}`);
   if (v === "") throw new UsageError(`${what} is empty`);
@@ -110,7 +112,7 @@ const need = (v: string | boolean | undefined, what: string): string => {
 const COMMANDS: Record<string, Command> = {
   serve: {
     usage: "serve [--host H] [--port P]",
-    help: "Start the HTTP server. Prints 'kbqa listening on http://HOST:PORT' when ready; SIGINT/SIGTERM drain and exit 0.",
+    help: "Start the HTTP server. Prints 'kbqa listening on http://HOST:PORT' when ready; SIGINT/SIGTERM drain and exit 0; an unhandled internal error is logged, drains the same way and exits 70.",
     flags: [],
     dirs: { data: "create", models: true },
     async run(_a, _f, config) {
@@ -125,6 +127,23 @@ const COMMANDS: Record<string, Command> = {
       };
       process.on("SIGINT", onSignal);
       process.on("SIGTERM", onSignal);
+      // An error nothing handled is a bug. Going on would leave the background work's own
+      // bookkeeping unknown (ingestion could stall for every organization while /pub/ping stays
+      // green); without a handler Bun ends the process on the spot, LanceDB and the workers
+      // still running (a soak server died with SIGABRT that way). So it is logged with its stack
+      // and the server drains and stops as on SIGTERM, exiting with EX_SOFTWARE: a supervisor
+      // restarts it and the new process takes the interrupted jobs up again.
+      let failed = false;
+      const onBug = (kind: string) => (e: unknown) => {
+        stderrLogger.error(`${kind}: a bug in kbqa; the server stops so that it can be restarted clean`, {
+          error: e instanceof Error ? e.message : String(e),
+          stack: e instanceof Error ? e.stack : undefined,
+        });
+        failed = true;
+        onSignal();
+      };
+      process.on("unhandledRejection", onBug("unhandled rejection"));
+      process.on("uncaughtException", onBug("uncaught exception"));
       // Imported here so the key and org commands start fast (no models, no HTTP stack).
       const { startServer } = await import("./server.ts");
       let s: Awaited<ReturnType<typeof startServer>>;
@@ -146,7 +165,7 @@ const COMMANDS: Record<string, Command> = {
         stop = () => void (stopping ??= s.stop().then(resolve));
         if (signalled) stop();
       });
-      return 0;
+      return failed ? EX_SOFTWARE : 0;
     },
   },
   "org create": {
