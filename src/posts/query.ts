@@ -1,7 +1,7 @@
 import { normalLang } from "../http/paging.ts";
 import { confinedTo } from "../auth/jwt.ts";
 import type { AppContext } from "../context.ts";
-import { AppError, badRequest } from "../http/errors.ts";
+import { AppError, badRequest, notFound } from "../http/errors.ts";
 import { detectLang } from "../models/lang.ts";
 import { ModelAbortedError, ModelBusyError, UnknownModelError } from "../models/errors.ts";
 import type { AnswerResult } from "../models/types.ts";
@@ -108,7 +108,12 @@ export function modelError(e: unknown): unknown {
   return e;
 }
 
-export function queryService(ctx: AppContext, deps: { posts: PostService; sessions: SessionLookup; agents: AgentLookup }) {
+/** What the pipeline needs of sessions: the lookup, and whether one is still live when its exchange is stored. */
+export interface LiveSessions extends SessionLookup {
+  exists(orgId: string, id: string): boolean;
+}
+
+export function queryService(ctx: AppContext, deps: { posts: PostService; sessions: LiveSessions; agents: AgentLookup }) {
   const { db, clock } = ctx;
   const { posts, sessions, agents } = deps;
 
@@ -166,20 +171,25 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
       const refs = citedRefs(result.cited, result.answered, Math.min(chunks.length, result.shown ?? chunks.length));
       const cited = refs.map((ref) => ({ ...chunks[ref - 1]!, ref }));
       const now = Math.max(clock.now(), askedAt);
-      const [queryRow, answerRow] = db.transaction(() => {
+      const stored = db.transaction(() => {
+        // The tokens were spent (and, streamed, may have reached the client) whatever becomes of the exchange.
+        const total = Math.max(0, Math.round(result.promptTokens + result.completionTokens));
+        for (const s of splitTokens(total, p.corpusIds, chunks.map((c) => c.corpusId))) {
+          recordUsage(db, orgId, { metric: "tokens", op: "used", amount: s.amount, at: now, userId, corpusId: s.corpusId, source: "post" });
+        }
+        // Deleted (itself or through a corpus) while the model answered: posts stored there would
+        // answer 404 at once yet count as created, and the 200 would contradict the deletion.
+        if (!sessions.exists(orgId, p.sessionId)) return null;
         const q = posts.insert(orgId, { ...base, owner: "USER", body: p.question }, askedAt);
         const r = posts.insert(orgId, {
           ...base, owner: "SYSTEM", body: result.text, attachment: cited.length, model: result.model,
           promptTokens: result.promptTokens, completionTokens: result.completionTokens,
         }, now);
         insertCitations(db, orgId, r.id, cited.map((c) => ({ chunkId: c.chunkId, documentId: c.documentId, generation: c.generation, pages: c.pages, ref: c.ref })));
-        const total = Math.max(0, Math.round(result.promptTokens + result.completionTokens));
-        for (const s of splitTokens(total, p.corpusIds, chunks.map((c) => c.corpusId))) {
-          recordUsage(db, orgId, { metric: "tokens", op: "used", amount: s.amount, at: now, userId, corpusId: s.corpusId, source: "post" });
-        }
-        return [q, r];
+        return [q, r] as const;
       })();
-      const [query, answer] = posts.views(orgId, [queryRow, answerRow]);
+      if (!stored) throw notFound("Session");
+      const [query, answer] = posts.views(orgId, [...stored]);
       return { query: query!, answer: answer! };
     },
   };
