@@ -14,9 +14,21 @@ export const Post = t.Object({
 
 export const Exchange = t.Object({ query: Post, answer: Post });
 
+/**
+ * The question: blanks alone are refused here rather than after trimming, so the refusal says
+ * where the client put it (query parameter or body field) like every other validation error.
+ */
+export const Question = t.String({
+  minLength: 1,
+  maxLength: 10_000,
+  pattern: "\\S",
+  error: "must be 1 to 10000 characters, not only blanks",
+  description: "The question",
+});
+
 const QueryFields = {
   sessionId: t.String({ format: "uuid" }),
-  body: t.String({ minLength: 1, maxLength: 10_000, description: "The question" }),
+  body: Question,
   lang: t.Optional(LangCode("Answer language (ISO 639); detected from the question when absent or empty")),
   agentId: t.Optional(t.String({ format: "uuid", description: "Agent to run on; the platform default when absent" })),
 };

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { LangCode, Metadata, PageQuery } from "../http/paging.ts";
-import { BodyAgentId, Order } from "../posts/schema.ts";
+import { BodyAgentId, Order, Question } from "../posts/schema.ts";
 
 /**
  * Payloads of the deprecated widget family. They are the session and post operations under
@@ -17,7 +17,7 @@ export const WidgetInit = t.Object(
 
 const AskFields = {
   sessionId: t.String({ format: "uuid" }),
-  body: t.String({ minLength: 1, maxLength: 10_000, description: "The question" }),
+  body: Question,
   lang: t.Optional(LangCode("Answer language (ISO 639); detected from the question when absent or empty")),
   agentId: BodyAgentId,
 };
@@ -33,7 +33,7 @@ export const LegacyAsk = t.Object(
   {
     sessionId: t.Optional(t.String({ format: "uuid" })),
     corpusIds: t.Optional(t.Array(t.String({ format: "uuid" }), { minItems: 1, maxItems: 100 })),
-    body: t.String({ minLength: 1, maxLength: 10_000 }),
+    body: Question,
     agentId: BodyAgentId,
   },
   { additionalProperties: true },
