@@ -164,6 +164,9 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
           signal: opts.signal, onToken: opts.onToken,
         });
       } catch (e) {
+        // Stopped on purpose (the client went away, or its credential was revoked mid-stream):
+        // tiers throw the signal's own reason, which the error handler took for a server failure.
+        if (opts.signal?.aborted && !(e instanceof AppError)) throw modelError(new ModelAbortedError());
         throw modelError(e);
       }
 
