@@ -37,9 +37,12 @@ async function askAndHangUp(accept: string) {
   const pending = fetch(`${k.url}/v1/post/q?${q}`, { headers: { authorization: `Bearer ${await org.jwt()}`, accept }, signal: hangUp.signal })
     .then((r) => r.text())
     .catch(() => "gone");
-  await waitFor(() => stub.calls.slice(before).some((c) => isQuestion(c.body)), "the model asked", 20_000);
+  const asked = await waitFor(() => stub.calls.slice(before).find((c) => isQuestion(c.body)), "the model asked", 20_000);
   hangUp.abort();
   expect(await pending).toBe("gone");
+  // Released only once the server gave up on the model: released earlier, the answer could be
+  // complete before the server noticed the hang-up, and then it is stored as any other.
+  await waitFor(() => asked.aborted, "the server to drop the model's request", 20_000);
   release();
 }
 

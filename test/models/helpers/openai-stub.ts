@@ -1,7 +1,7 @@
 // A small OpenAI-wire-compatible server for tests: JSON embeddings, SSE chat completions.
 import { hashEmbed } from "../../../src/models/builtin-embed.ts";
 
-export interface StubCall { path: string; auth: string | null; body: any }
+export interface StubCall { path: string; auth: string | null; body: any; /** Set when the caller dropped the request before its end. */ aborted?: boolean }
 
 /**
  * gate: awaited after the first streamed chunk, so a test can hold a generation in flight.
@@ -15,7 +15,9 @@ export function startOpenAIStub(opts: { reply: (body: any) => string; apiKey?: s
     async fetch(req) {
       const url = new URL(req.url);
       const body = await req.json().catch(() => ({}));
-      calls.push({ path: url.pathname, auth: req.headers.get("authorization"), body });
+      const call: StubCall = { path: url.pathname, auth: req.headers.get("authorization"), body };
+      calls.push(call);
+      req.signal.addEventListener("abort", () => (call.aborted = true));
       if (opts.apiKey && req.headers.get("authorization") !== `Bearer ${opts.apiKey}`) {
         return Response.json({ error: { message: "bad key" } }, { status: 401 });
       }
