@@ -159,6 +159,8 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   let pendingSince = 0;
   let lastRefreshMs = 0;
   let lastRefreshEnd = performance.now();
+  /** Rows in the table, estimated between counts (see optimizeNow). */
+  let approxRows: number | undefined;
   let closed = false;
 
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -244,6 +246,10 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       lastRefreshEnd = performance.now();
       lastRefreshMs = lastRefreshEnd - started;
     }
+    // The estimate only ever adds (deletes do not say how many rows they took), so it is counted
+    // afresh after each refresh: else rows that merely passed through a small table would push it
+    // past FTS_SYNC_MAX_ROWS and onto the large tables' pace for good.
+    approxRows = undefined;
     if (!closed) await reopen();
   };
   /** One refresh for every search waiting on it; a failed refresh leaves the search to the flat scan. */
@@ -289,7 +295,6 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
     return annBuild;
   };
 
-  let approxRows: number | undefined;
   let settle: ReturnType<typeof setTimeout> | undefined;
   const afterWrite = async (added: boolean, addedRows = 0) => {
     let fresh = false; // an index built now covers every row already
