@@ -2,13 +2,13 @@
 // indexed ones, which can rank every new row below worse old matches. Writes no longer refresh
 // the index themselves; a text search on a small table refreshes it first when writes left it behind.
 import { afterAll, expect, test } from "bun:test";
-import * as lancedb from "@lancedb/lancedb";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openLanceIndex, tableNameFor } from "../../src/store/lance.ts";
+import { openLanceIndex } from "../../src/store/lance.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
+import { unindexedTextRows } from "../helpers/lance-text-index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kbqa-lance-fts-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,17 +25,6 @@ const rows = (n: number, needles: number, every: number): VectorRecord[] =>
     return { chunkId: newId(), orgId: org, corpusId: corpus, documentId: newId(), generation: 1, text: words.join(" "), vector: Float32Array.from([rnd(), rnd()]) };
   });
 
-async function unindexedRows(): Promise<number> {
-  const conn = await lancedb.connect(dir);
-  try {
-    const t = await conn.openTable(tableNameFor("fts-fresh"));
-    const name = (await t.listIndices()).find((i) => i.columns.includes("text"))!.name;
-    return (await t.indexStats(name))!.numUnindexedRows;
-  } finally {
-    conn.close();
-  }
-}
-
 test("a text search never mixes indexed and unindexed rows: new rows with more matches rank first", async () => {
   const ix = await openLanceIndex(dir, "fts-fresh", 2);
   try {
@@ -46,7 +35,7 @@ test("a text search never mixes indexed and unindexed rows: new rows with more m
     const hits = await ix.searchText(org, [corpus], "needle", 10);
     const freshIds = new Set(fresh.map((r) => r.chunkId));
     expect(hits.map((h) => freshIds.has(h.chunkId))).toEqual(Array(10).fill(true));
-    expect(await unindexedRows()).toBe(0);
+    expect(await unindexedTextRows(dir, "fts-fresh")).toBe(0);
   } finally {
     await ix.close();
   }

@@ -4,14 +4,14 @@
 // 20,000 rows had passed through it (a 35-minute soak: versions up from ~800 to ~2,400, FTS
 // index sets from ~180 to 2, searches mixing indexed and unindexed BM25 scores).
 import { afterAll, expect, test } from "bun:test";
-import * as lancedb from "@lancedb/lancedb";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openLanceIndex, tableNameFor } from "../../src/store/lance.ts";
+import { openLanceIndex } from "../../src/store/lance.ts";
 import { FTS_SYNC_MAX_ROWS } from "../../src/store/refresh-pace.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
+import { unindexedTextRows } from "../helpers/lance-text-index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kbqa-lance-estimate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,17 +21,6 @@ const rows = (n: number, text: string): VectorRecord[] => {
   const documentId = newId();
   return Array.from({ length: n }, (_, i) => ({ chunkId: newId(), orgId: org, corpusId: corpus, documentId, generation: 1, text: `${text} ${i}`, vector: Float32Array.from([1, i]) }));
 };
-
-async function unindexedRows(): Promise<number> {
-  const conn = await lancedb.connect(dir);
-  try {
-    const t = await conn.openTable(tableNameFor("estimate"));
-    const name = (await t.listIndices()).find((i) => i.columns.includes("text"))!.name;
-    return (await t.indexStats(name))!.numUnindexedRows;
-  } finally {
-    conn.close();
-  }
-}
 
 test("a small table stays small after more than FTS_SYNC_MAX_ROWS rows were added and deleted", async () => {
   const ix = await openLanceIndex(dir, "estimate", 2);
@@ -46,7 +35,7 @@ test("a small table stays small after more than FTS_SYNC_MAX_ROWS rows were adde
     expect(await ix.count()).toBe(30);
     expect((await ix.searchText(org, [corpus], "needle", 5)).length).toBe(5);
     // Synced before the search, as on any table this size; the old estimate (21,030) left it to a paced refresh.
-    expect(await unindexedRows()).toBe(0);
+    expect(await unindexedTextRows(dir, "estimate")).toBe(0);
   } finally {
     await ix.close();
   }

@@ -5,16 +5,16 @@
 // or for rows to have waited a minute, and is paced by its own measured cost; small tables keep
 // the half-second settle that their text searches rely on.
 import { afterAll, expect, test } from "bun:test";
-import * as lancedb from "@lancedb/lancedb";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openLanceIndex, tableNameFor } from "../../src/store/lance.ts";
+import { openLanceIndex } from "../../src/store/lance.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
 import {
   FTS_SETTLE_MS, FTS_SYNC_MAX_ROWS, LARGE_EVERY_MS, LARGE_SETTLE_MS, OPTIMIZE_EVERY, OPTIMIZE_PACE, refreshDelay, type RefreshState,
 } from "../../src/store/refresh-pace.ts";
+import { unindexedTextRows } from "../helpers/lance-text-index.ts";
 
 const big = FTS_SYNC_MAX_ROWS + 1;
 const at = (s: Partial<RefreshState>): RefreshState => ({ now: 1_000_000, rows: big, writes: 1, pendingSince: 1_000_000, lastMs: 0, lastEnd: 0, ...s });
@@ -51,22 +51,11 @@ const rows = (n: number, word: string): VectorRecord[] =>
     chunkId: newId(), orgId: org, corpusId: corpus, documentId: newId(), generation: 1, text: `${word} row ${i}`, vector: Float32Array.from([1, i % 7]),
   }));
 
-async function unindexedText(): Promise<number> {
-  const conn = await lancedb.connect(dir);
-  try {
-    const t = await conn.openTable(tableNameFor("pace"));
-    const name = (await t.listIndices()).find((i) => i.columns.includes("text"))!.name;
-    return (await t.indexStats(name))!.numUnindexedRows;
-  } finally {
-    conn.close();
-  }
-}
-
 test("a big table: writes with pauses longer than the small-table settle stay unfolded and findable; folded once writes stop", async () => {
   const ix = await openLanceIndex(dir, "pace", 2);
   try {
     await ix.add(rows(big, "old")); // the FTS index is built over these
-    expect(await unindexedText()).toBe(0);
+    expect(await unindexedTextRows(dir, "pace")).toBe(0);
     const fresh: VectorRecord[] = [];
     for (let i = 0; i < 3; i++) {
       const r = rows(2, "fresh");
@@ -75,13 +64,13 @@ test("a big table: writes with pauses longer than the small-table settle stay un
       // The pause between writes of a burst: input of the test, longer than the small-table settle.
       await Bun.sleep(FTS_SETTLE_MS + 300);
     }
-    expect(await unindexedText()).toBe(fresh.length);
+    expect(await unindexedTextRows(dir, "pace")).toBe(fresh.length);
     // Not folded in, yet found (LanceDB scans them).
     const hits = await ix.searchText(org, [corpus], "fresh", 10);
     expect(new Set(hits.map((h) => h.chunkId))).toEqual(new Set(fresh.map((r) => r.chunkId)));
     const deadline = performance.now() + 60_000;
-    while ((await unindexedText()) > 0 && performance.now() < deadline) await Bun.sleep(250);
-    expect(await unindexedText()).toBe(0);
+    while ((await unindexedTextRows(dir, "pace")) > 0 && performance.now() < deadline) await Bun.sleep(250);
+    expect(await unindexedTextRows(dir, "pace")).toBe(0);
   } finally {
     await ix.close();
   }
