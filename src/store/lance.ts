@@ -27,6 +27,7 @@
  * ANN_SEARCH; rows added after the build are scanned exactly until optimize() folds them in).
  */
 import * as lancedb from "@lancedb/lancedb";
+import type { Logger } from "../context.ts";
 import type { VectorHit, VectorIndex, VectorRecord } from "./vector.ts";
 import { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annIndex, annPartitions, type AnnKind, type AnnSearch } from "./lance-ann.ts";
 import { byOrgSlices, inList, slices, uuid } from "./lance-filters.ts";
@@ -123,7 +124,9 @@ export async function dropLanceTable(dir: string, name: string): Promise<void> {
  * Opens (or creates) the table of an embedder. An existing table keeps the width it was built
  * with, whatever `dims` says; `tableName` overrides the name (a table whose model id is unknown).
  */
-export async function openLanceIndex(dir: string, embedderId: string, requestedDims: number, tableName = tableNameFor(embedderId)): Promise<LanceIndex> {
+export async function openLanceIndex(
+  dir: string, embedderId: string, requestedDims: number, tableName = tableNameFor(embedderId), log?: Logger,
+): Promise<LanceIndex> {
   const conn = await lancedb.connect(dir);
   const opened = (await conn.tableNames()).includes(tableName)
     ? await conn.openTable(tableName)
@@ -161,6 +164,7 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
   let lastRefreshEnd = performance.now();
   /** Rows in the table, estimated between counts (see optimizeNow). */
   let approxRows: number | undefined;
+  let optimizeFailing = false;
   let closed = false;
 
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -241,11 +245,17 @@ export async function openLanceIndex(dir: string, embedderId: string, requestedD
       await current.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
     } catch (e) {
       textLag ||= lagged;
+      // Said once per run of failures: background optimizes drop their rejection, and a table
+      // that is never optimized keeps every version and index file (a full disk, say) unnoticed.
+      if (!optimizeFailing) log?.error("could not optimize the vector table; its old versions and index files stay until it succeeds, retried after the next writes", { table: tableName, error: String(e) });
+      optimizeFailing = true;
       throw e;
     } finally {
       lastRefreshEnd = performance.now();
       lastRefreshMs = lastRefreshEnd - started;
     }
+    if (optimizeFailing) log?.info("the vector table is optimized again", { table: tableName });
+    optimizeFailing = false;
     // The estimate only ever adds (deletes do not say how many rows they took), so it is counted
     // afresh after each refresh: else rows that merely passed through a small table would push it
     // past FTS_SYNC_MAX_ROWS and onto the large tables' pace for good.
