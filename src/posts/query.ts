@@ -124,13 +124,13 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
      */
     async prepare(who: Asker, input: QueryInput, open?: () => string): Promise<Prepared> {
       const agent = await agents.resolve(who.orgId, input.agentId || undefined);
+      // The request schemas (Question) refuse blanks alone, naming where they came from; this
+      // guards callers that skip them, before `open` could make a session for nothing.
       const question = input.body.trim();
-      const empty = () => badRequest("Invalid query parameter 'body': the question is empty");
+      if (!question) throw badRequest("Invalid field 'body': the question is empty");
       // `open` (the first-generation widget) makes the session when none is given, last of all,
       // so that a refused query leaves no session behind either.
-      if (!input.sessionId && open && !question) throw empty();
       const session = sessions.get(who.orgId, input.sessionId || (open ? open() : input.sessionId), confinedTo(who));
-      if (!question) throw empty();
       const lang = normalLang(input.lang) ?? detectLang(question);
       const settings = sessionSettings(session, (id) => ctx.models.has(id, "chat"));
       return { orgId: who.orgId, userId: who.userId, sessionId: session.id, corpusIds: session.corpusIds, agent, session: settings, question, lang };
