@@ -99,7 +99,7 @@ export async function openReembeddingIndex(d: ReembedDeps): Promise<SwitchingInd
         clearRetired(d.db, state.retired, d.now());
       }
     }
-    const index = await openLanceIndex(d.dir, configured.id, configured.dims, undefined, d.log);
+    const index = await openLanceIndex(d.dir, configured.id, configured.dims, { log: d.log });
     return createSwitchingIndex({ configuredId: configured.id, active: { embedderId: configured.id, index, embedder: configured }, progress: { done: state.done, total: state.total } });
   }
 
@@ -115,10 +115,10 @@ export async function openReembeddingIndex(d: ReembedDeps): Promise<SwitchingInd
   const oldEmbedder = loadEmbedder(d.models, state.active.embedderId);
   const active: Slot = {
     embedderId: state.active.embedderId,
-    index: await openLanceIndex(d.dir, state.active.embedderId, oldEmbedder?.dims ?? configured.dims, state.active.tableName, d.log),
+    index: await openLanceIndex(d.dir, state.active.embedderId, oldEmbedder?.dims ?? configured.dims, { tableName: state.active.tableName, log: d.log }),
     embedder: oldEmbedder,
   };
-  const building: Slot = { embedderId: configured.id, index: await openLanceIndex(d.dir, configured.id, configured.dims, undefined, d.log), embedder: configured };
+  const building: Slot = { embedderId: configured.id, index: await openLanceIndex(d.dir, configured.id, configured.dims, { log: d.log }), embedder: configured };
   if (!oldEmbedder) d.log.error("the model of the active vector table is not installed: until the rebuild ends, searches use full text and the rebuilt part only", { model: state.active.embedderId });
   d.log.info(resume ? "resuming re-embedding" : "embedding model changed: re-embedding every chunk in the background",
     { from: state.active.embedderId, to: configured.id, done: state.done, total });

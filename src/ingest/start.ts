@@ -21,7 +21,7 @@ export async function openVectorIndex(config: Config, models: ModelRegistry, db?
   const dir = join(config.dataDir, "lance");
   if (!db) {
     const e = models.embedder();
-    return openLanceIndex(dir, e.id, e.dims, undefined, stderrLogger);
+    return openLanceIndex(dir, e.id, e.dims, { log: stderrLogger });
   }
   return openReembeddingIndex({
     dir, db, models, log: stderrLogger, now: Date.now,

@@ -122,11 +122,13 @@ export async function dropLanceTable(dir: string, name: string): Promise<void> {
 
 /**
  * Opens (or creates) the table of an embedder. An existing table keeps the width it was built
- * with, whatever `dims` says; `tableName` overrides the name (a table whose model id is unknown).
+ * with, whatever `dims` says; `tableName` overrides the name (a table whose model id is unknown);
+ * `log` hears of background optimizes that fail.
  */
 export async function openLanceIndex(
-  dir: string, embedderId: string, requestedDims: number, tableName = tableNameFor(embedderId), log?: Logger,
+  dir: string, embedderId: string, requestedDims: number, opts: { tableName?: string; log?: Logger } = {},
 ): Promise<LanceIndex> {
+  const { tableName = tableNameFor(embedderId), log } = opts;
   const conn = await lancedb.connect(dir);
   const opened = (await conn.tableNames()).includes(tableName)
     ? await conn.openTable(tableName)

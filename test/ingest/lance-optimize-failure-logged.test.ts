@@ -22,7 +22,7 @@ test.if(CAN_MOUNT)("an optimize that fails is logged once, and its recovery once
     info: (msg: string, extra?: Record<string, unknown>) => lines.push({ level: "info", msg, ...extra }),
     error: (msg: string, extra?: Record<string, unknown>) => lines.push({ level: "error", msg, ...extra }),
   };
-  const ix = await openLanceIndex(join(disk.dataDir, "lance"), "optfail", 2, undefined, log);
+  const ix = await openLanceIndex(join(disk.dataDir, "lance"), "optfail", 2, { log });
   try {
     // Three fragments, the last two outside the text index: the optimize has work to write.
     for (let i = 0; i < 3; i++) await ix.add(rows(1));

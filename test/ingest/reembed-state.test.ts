@@ -75,7 +75,7 @@ describe("background re-embedding", () => {
   };
   const live = () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM chunks WHERE deleted_at IS NULL").get()!.n;
   const tableCount = async (name: string, embedderId: string) => {
-    const ix = await openLanceIndex(lance, embedderId, 1, name);
+    const ix = await openLanceIndex(lance, embedderId, 1, { tableName: name });
     try {
       return await ix.count();
     } finally {
