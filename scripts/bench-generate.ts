@@ -2,11 +2,13 @@
 // context sized to the prompt, chat session, token metering) against calling node-llama-cpp
 // directly (one context created up front, a chat session per run), same model, same prompt,
 // same number of tokens at temperature 0. Also threads 1 vs 2 for the wrapper.
-// Run: bun scripts/bench-generate.ts [path/to/model.gguf]
+// Run: bun scripts/bench-generate.ts [path/to/model.gguf] (default ../shared/models/stories260K.gguf)
 import { GeneralChatWrapper, LlamaChatSession } from "node-llama-cpp";
+import { join } from "node:path";
 import { contextBucket, GgufModel, sharedLlama } from "../src/models/llama-runtime.ts";
 
-const MODEL = process.argv[2] ?? "/work/shared/models/stories260K.gguf";
+// The default is the tiny model in ../shared/models beside the checkout, wherever it was cloned.
+const MODEL = process.argv[2] ?? join(import.meta.dir, "..", "..", "shared", "models", "stories260K.gguf");
 const SYSTEM = "You tell short stories for children.";
 const USER = "Once upon a time, Lily went to the park with her dog.";
 const TOKENS = 120;
