@@ -5,6 +5,7 @@
 // Only metadata is read here: no model is loaded.
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
+import type { GgufFileInfo } from "node-llama-cpp";
 import type { ModelInfo } from "./types.ts";
 
 export interface ScannedModel extends ModelInfo {
@@ -97,20 +98,48 @@ async function ggufMeta(path: string): Promise<Partial<ModelInfo>> {
 }
 
 /**
- * Why a GGUF file cannot be a model, in words, or undefined when its header reads whole. A file cut
- * short reads "successfully" with its metadata missing, so the architecture is what tells.
+ * Why a GGUF file cannot be a model, in words, or undefined when nothing in its layout tells. A file
+ * cut short in its header reads "successfully" with its metadata missing, so the architecture is
+ * what tells; one cut in its tensor data (a copy stopped midway: the header is a few KB) has a whole
+ * header, and is told by its size against where its tensors lie. Called once loading has failed.
  */
 export async function ggufProblem(path: string): Promise<string | undefined> {
   try {
     const { readGgufFileInfo } = await import("node-llama-cpp");
-    const info = await readGgufFileInfo(path, { readTensorInfo: false, logWarnings: false });
-    if ((info.metadata as any)?.general?.architecture) return undefined;
-    return "its GGUF header is incomplete: the file looks cut short (a partial copy or download?)";
+    const info = await readGgufFileInfo(path, { readTensorInfo: true, logWarnings: false, spliceSplitFiles: false });
+    if (!(info.metadata as any)?.general?.architecture) return "its GGUF header is incomplete: the file looks cut short (a partial copy or download?)";
+    const size = (await stat(path)).size;
+    const expected = await tensorDataEnd(info);
+    if (expected !== undefined && size < expected) {
+      return `its tensor data is incomplete (${size} bytes, at least ${expected} expected): the file looks cut short (a partial copy or download?)`;
+    }
+    return undefined;
   } catch (e) {
     const message = String((e as Error)?.message ?? e);
     if (/GGUF magic/i.test(message)) return 'it is not a GGUF model (the file does not start with "GGUF")';
     return `its GGUF header cannot be read (${message.split("\n", 1)[0]!.slice(0, 200)})`;
   }
+}
+
+/**
+ * A lower bound of where the file's tensor data ends: the last tensor must start inside the file,
+ * and the tensors, which do not overlap, need at least the sum of their sizes after the header
+ * (node-llama-cpp's `modelSize`, which needs the runtime for the quantised types' sizes; a loading
+ * that failed has it already). Alignment padding is left out, so a complete file never falls short.
+ */
+async function tensorDataEnd(info: GgufFileInfo): Promise<number | undefined> {
+  const tensors = info.tensorInfo ?? [];
+  if (tensors.length === 0 || info.infoEndOffset === undefined) return undefined;
+  let end = Math.max(...tensors.map((t) => Number(t.fileOffset) + 1));
+  try {
+    const { GgufInsights } = await import("node-llama-cpp");
+    const { sharedLlama } = await import("./llama-runtime.ts");
+    const insights = await GgufInsights.from(info, await sharedLlama());
+    end = Math.max(end, info.infoEndOffset + insights.modelSize);
+  } catch {
+    // a tensor type this runtime does not size: the offsets alone still tell most cuts
+  }
+  return end;
 }
 
 /**
