@@ -1,11 +1,14 @@
 // `kbqa models fetch`: downloads model files from a Hugging Face-style hub
-// ({hubUrl}/{repo}/resolve/{revision}/{path}). Each file goes to "<dest>.part", resumes with an
-// HTTP Range request after a dropped connection (within the run, and across runs), is checked
-// against the expected sha256 (from the list, else the hub's x-linked-etag / ETag when it is a
-// sha256), and is renamed into place only when complete and verified.
+// ({hubUrl}/{repo}/resolve/{revision}/{path}). Each file goes to "<file>.part" in the model's
+// staging folder (<dir>/.fetching/<name>/, which the models scan skips), resumes with an HTTP Range
+// request after a dropped connection (within the run, and across runs), is checked against the
+// expected sha256 (from the list, else the hub's x-linked-etag / ETag when it is a sha256), and is
+// renamed to its plain name there when complete and verified. Only when every file of the model is
+// there do they move into place: a failed run never leaves a model folder half filled (or empty)
+// for a later start to take for an installed model.
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { RECOMMENDED_MODELS, type ModelFile, type RecommendedModel } from "./recommended.ts";
 
@@ -68,17 +71,22 @@ async function downloadOnce(url: string, part: string, file: string, onProgress?
   if (total && done < total) throw new Error(`connection closed at ${done}/${total} bytes`);
 }
 
-async function fetchFile(hubUrl: string, dir: string, m: RecommendedModel, f: ModelFile, opts: FetchOptions): Promise<void> {
+/** The hidden folder downloads are staged in; dot-folders are not scanned for models. */
+export const STAGING = ".fetching";
+
+/** Downloads one file into the staging folder (unless it is installed already); true when staged. */
+async function fetchFile(hubUrl: string, dir: string, m: RecommendedModel, f: ModelFile, opts: FetchOptions): Promise<boolean> {
   const url = `${hubUrl.replace(/\/+$/, "")}/${m.repo}/resolve/${m.revision}/${f.path}`;
   const dest = join(dir, m.target, f.path);
+  const staged = join(dir, STAGING, m.name, f.path);
   const label = join(m.target, f.path);
   const expected = f.sha256?.toLowerCase() ?? (await hubSha256(url));
-  if ((await size(dest)) >= 0) {
-    if (!expected || (await sha256File(dest)) === expected) return; // already installed
-    await rm(dest);
-  }
-  await mkdir(dirname(dest), { recursive: true });
-  const part = dest + ".part";
+  const verified = async (p: string) => (await size(p)) >= 0 && (!expected || (await sha256File(p)) === expected);
+  if (await verified(dest)) return false; // already installed
+  if (await verified(staged)) return true; // downloaded by an earlier run that failed on another file
+  await rm(staged, { force: true });
+  await mkdir(dirname(staged), { recursive: true });
+  const part = staged + ".part";
   const attempts = opts.retries ?? 5;
   for (let i = 1; ; i++) {
     try {
@@ -95,7 +103,41 @@ async function fetchFile(hubUrl: string, dir: string, m: RecommendedModel, f: Mo
       throw new ChecksumError(label, expected, actual);
     }
   }
-  await rename(part, dest);
+  await rename(part, staged);
+  return true;
+}
+
+/**
+ * After a failure: empty .part files and the folders left empty go, so a run that downloaded
+ * nothing leaves nothing; bytes already downloaded stay (hidden) for the next run to resume.
+ */
+async function pruneStaging(path: string): Promise<void> {
+  const entries = await readdir(path, { withFileTypes: true }).catch(() => undefined);
+  if (!entries) return;
+  for (const e of entries) {
+    const p = join(path, e.name);
+    if (e.isDirectory()) await pruneStaging(p);
+    else if (e.name.endsWith(".part") && (await size(p)) === 0) await rm(p, { force: true });
+  }
+  await rmdir(path).catch(() => {}); // only succeeds when empty
+}
+
+async function fetchModel(hubUrl: string, opts: FetchOptions, m: RecommendedModel): Promise<void> {
+  const stage = join(opts.dir, STAGING, m.name);
+  try {
+    const staged: ModelFile[] = [];
+    for (const f of m.files) if (await fetchFile(hubUrl, opts.dir, m, f, opts)) staged.push(f);
+    // In list order, so the file that makes a folder a model (listed last) is the last to arrive.
+    for (const f of staged) {
+      const dest = join(opts.dir, m.target, f.path);
+      await mkdir(dirname(dest), { recursive: true });
+      await rename(join(stage, f.path), dest);
+    }
+    await rm(stage, { recursive: true, force: true });
+  } finally {
+    await pruneStaging(stage);
+    await rmdir(join(opts.dir, STAGING)).catch(() => {});
+  }
 }
 
 export async function fetchModels(opts: FetchOptions): Promise<void> {
@@ -104,5 +146,5 @@ export async function fetchModels(opts: FetchOptions): Promise<void> {
   const unknown = (opts.names ?? []).filter((n) => !all.some((m) => m.name === n));
   if (unknown.length) throw new Error(`Unknown model name(s): ${unknown.join(", ")}. Known: ${all.map((m) => m.name).join(", ")}`);
   const hubUrl = opts.hubUrl ?? "https://huggingface.co";
-  for (const m of chosen) for (const f of m.files) await fetchFile(hubUrl, opts.dir, m, f, opts);
+  for (const m of chosen) await fetchModel(hubUrl, opts, m);
 }

@@ -46,12 +46,13 @@ describe("fetchModels against a local hub", () => {
     expect(progress.filter((p) => p.file === "embed/onnx/model_quantized.onnx").at(-1)).toEqual({ file: "embed/onnx/model_quantized.onnx", done: big.length, total: big.length });
   });
 
-  test("resumes a .part left by an earlier run and skips files already installed", async () => {
-    await mkdir(join(tmp.dir), { recursive: true });
-    await writeFile(join(tmp.dir, "chat-q4.gguf.part"), big.subarray(0, 40_000));
+  test("resumes a .part an earlier run left in the staging folder and skips files already installed", async () => {
+    await mkdir(join(tmp.dir, ".fetching/chat"), { recursive: true });
+    await writeFile(join(tmp.dir, ".fetching/chat/chat-q4.gguf.part"), big.subarray(0, 40_000));
     await fetchModels({ dir: tmp.dir, hubUrl: hub.url, names: ["chat"], models: MODELS });
     expect(hub.requests.filter((r) => r.method === "GET").map((r) => r.range)).toEqual(["bytes=40000-"]);
     expect(new Uint8Array(await readFile(join(tmp.dir, "chat-q4.gguf")))).toEqual(big.subarray(0, 100_000));
+    expect(await readdir(tmp.dir)).toEqual(["chat-q4.gguf"]);
     hub.requests.length = 0;
     await fetchModels({ dir: tmp.dir, hubUrl: hub.url, names: ["chat"], models: MODELS });
     expect(hub.requests.filter((r) => r.method === "GET")).toEqual([]);
