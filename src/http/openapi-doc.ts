@@ -8,7 +8,7 @@ export const SPEC_PATH = "/openapi.json";
 export interface RouteRecord {
   method: string;
   path: string;
-  hooks?: { body?: unknown; query?: unknown };
+  hooks?: { body?: unknown; query?: unknown; params?: unknown };
 }
 
 type Json = Record<string, unknown>;
