@@ -56,6 +56,17 @@ export interface Prepared {
   session: SessionSettings;
   question: string;
   lang: string;
+  /**
+   * Set when the session is to be opened with this exchange (the first-generation widget):
+   * `sessionId` is then empty, and the session is created in the exchange's transaction.
+   */
+  open?: (at: number) => string;
+}
+
+/** A session to open with the first exchange: `check` refuses as creating would, `create` writes it. */
+export interface SessionOpener {
+  check(): string[];
+  create(at: number): string;
 }
 
 /**
@@ -122,16 +133,21 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
      * Everything that can refuse the query, before anything is written: the agent first (an
      * invisible agent → 404 and no post), then the session.
      */
-    async prepare(who: Asker, input: QueryInput, open?: () => string): Promise<Prepared> {
+    async prepare(who: Asker, input: QueryInput, open?: SessionOpener): Promise<Prepared> {
       const agent = await agents.resolve(who.orgId, input.agentId || undefined);
       // The request schemas (Question) refuse blanks alone, naming where they came from; this
-      // guards callers that skip them, before `open` could make a session for nothing.
+      // guards callers that skip them.
       const question = input.body.trim();
       if (!question) throw badRequest("Invalid field 'body': the question is empty");
-      // `open` (the first-generation widget) makes the session when none is given, last of all,
-      // so that a refused query leaves no session behind either.
-      const session = sessions.get(who.orgId, input.sessionId || (open ? open() : input.sessionId), confinedTo(who));
       const lang = normalLang(input.lang) ?? detectLang(question);
+      // `open` (the first-generation widget) is for when no session is given. Its session is only
+      // checked here and written with the exchange, so neither a refused query nor a model that
+      // fails on the first question leaves an empty session behind (its id reaches the client
+      // only in the answer).
+      if (!input.sessionId && open) {
+        return { orgId: who.orgId, userId: who.userId, sessionId: "", corpusIds: open.check(), agent, session: {}, question, lang, open: open.create };
+      }
+      const session = sessions.get(who.orgId, input.sessionId, confinedTo(who));
       const settings = sessionSettings(session, (id) => ctx.models.has(id, "chat"));
       return { orgId: who.orgId, userId: who.userId, sessionId: session.id, corpusIds: session.corpusIds, agent, session: settings, question, lang };
     },
@@ -146,8 +162,8 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
       const { orgId, userId, agent, session } = p;
       const usageCorpusId = p.corpusIds[0] ?? null;
       // History is read before the question is stored, so it holds earlier posts only.
-      const history = agent.useHistory ? posts.history(orgId, p.sessionId, agent.historySize) : [];
-      const base = { sessionId: p.sessionId, userId, lang: p.lang, agentId: agent.id, usageCorpusId };
+      const history = agent.useHistory && !p.open ? posts.history(orgId, p.sessionId, agent.historySize) : [];
+      const base = { userId, lang: p.lang, agentId: agent.id, usageCorpusId };
       const askedAt = clock.now();
 
       let result: AnswerResult;
@@ -174,6 +190,7 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
       const refs = citedRefs(result.cited, result.answered, Math.min(chunks.length, result.shown ?? chunks.length));
       const cited = refs.map((ref) => ({ ...chunks[ref - 1]!, ref }));
       const now = Math.max(clock.now(), askedAt);
+      let unopened: unknown;
       const stored = db.transaction(() => {
         // The tokens were spent (and, streamed, may have reached the client) whatever becomes of the exchange.
         const total = Math.max(0, Math.round(result.promptTokens + result.completionTokens));
@@ -182,16 +199,24 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
         }
         // Deleted (itself or through a corpus) while the model answered: posts stored there would
         // answer 404 at once yet count as created, and the 200 would contradict the deletion.
-        if (!sessions.exists(orgId, p.sessionId)) return null;
-        const q = posts.insert(orgId, { ...base, owner: "USER", body: p.question }, askedAt);
+        let sessionId = p.sessionId;
+        if (p.open) {
+          try {
+            sessionId = p.open(askedAt);
+          } catch (e) {
+            unopened = e; // a corpus deleted while the model answered: the tokens stay counted
+            return null;
+          }
+        } else if (!sessions.exists(orgId, sessionId)) return null;
+        const q = posts.insert(orgId, { ...base, sessionId, owner: "USER", body: p.question }, askedAt);
         const r = posts.insert(orgId, {
-          ...base, owner: "SYSTEM", body: result.text, attachment: cited.length, model: result.model,
+          ...base, sessionId, owner: "SYSTEM", body: result.text, attachment: cited.length, model: result.model,
           promptTokens: result.promptTokens, completionTokens: result.completionTokens,
         }, now);
         insertCitations(db, orgId, r.id, cited.map((c) => ({ chunkId: c.chunkId, documentId: c.documentId, generation: c.generation, pages: c.pages, ref: c.ref })));
         return [q, r] as const;
       })();
-      if (!stored) throw notFound("Session");
+      if (!stored) throw unopened ?? notFound("Session");
       const [query, answer] = posts.views(orgId, [...stored]);
       return { query: query!, answer: answer! };
     },

@@ -282,16 +282,28 @@ export function sessionService(db: Db, clock: Clock) {
     return { orgId, pageIndex: p.pageIndex, pageSize: p.pageSize, total, items: views(page), filters };
   }
 
+  /** What `create` refuses, refused without writing anything; the corpus ids it would bind, in order. */
+  function check(orgId: string, body: { corpusIds: string[]; metadata?: Record<string, unknown> }): string[] {
+    checkDepth(body.metadata);
+    const corpusIds = [...new Set(body.corpusIds)];
+    if (!corpusIds.length) throw badRequest("Invalid body field 'corpusIds': at least one corpus is required");
+    for (const c of corpusIds) if (!db.query(LIVE_CORPUS).get(orgId, c)) throw notFound(`Corpus ${c}`);
+    return corpusIds;
+  }
+
   return {
-    /** Every corpus must be live in the organization, else 404 naming it (as for any other org's resource). */
-    create(orgId: string, userId: string, body: { corpusIds: string[]; metadata?: Record<string, unknown> }): SessionView {
-      checkDepth(body.metadata);
-      const corpusIds = [...new Set(body.corpusIds)];
-      if (!corpusIds.length) throw badRequest("Invalid body field 'corpusIds': at least one corpus is required");
-      const now = clock.now();
+    check,
+
+    /**
+     * Every corpus must be live in the organization, else 404 naming it (as for any other org's
+     * resource). `at` is the creation time when not now (a session opened with its first exchange
+     * is dated when its question was asked, so it does not postdate that question).
+     */
+    create(orgId: string, userId: string, body: { corpusIds: string[]; metadata?: Record<string, unknown> }, at?: number): SessionView {
+      const now = at ?? clock.now();
       const id = newId();
       db.transaction(() => {
-        for (const c of corpusIds) if (!db.query(LIVE_CORPUS).get(orgId, c)) throw notFound(`Corpus ${c}`);
+        const corpusIds = check(orgId, body);
         db.query("INSERT INTO sessions (id, org_id, user_id, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").run(
           id,
           orgId,

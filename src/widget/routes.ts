@@ -59,11 +59,14 @@ export function widgetRoutes(ctx: AppContext, { sessions, posts, queries }: Widg
           throw new AppError("FORBIDDEN", "Opening a session (no sessionId sent) needs the session:create scope");
         }
       }
-      const open = () => sessions.create(principal.orgId, principal.userId, { corpusIds }).id;
+      const open = {
+        check: () => sessions.check(principal.orgId, { corpusIds }),
+        create: (at: number) => sessions.create(principal.orgId, principal.userId, { corpusIds }, at).id,
+      };
       const prepared = await queries.prepare(principal, { sessionId: body.sessionId ?? "", body: body.body, lang: params.lang, agentId: body.agentId }, open);
       const exchange = await queries.run(prepared, { signal: request.signal });
       await recheck(); // revoked while the answer was generated: the request fails
-      return { sessionId: prepared.sessionId, ...exchange };
+      return { sessionId: exchange.query.sessionId, ...exchange };
     },
     { params: LegacyLang, body: LegacyAsk, detail: hidden },
   );
