@@ -3,7 +3,7 @@ import { fromJson, toJson } from "../store/db.ts";
 import type { Clock } from "../store/time.ts";
 import { recordChunkDrop } from "../documents/vector-drops.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
-import { requireDepth } from "../http/paging.ts";
+import { requireDepth, requireFinite } from "../http/paging.ts";
 import { contains } from "./containment.ts";
 import { searchChunks, type ChunkRow, type Filter, type Match } from "./query.ts";
 import { fragmentTerms } from "./terms.ts";
@@ -61,6 +61,7 @@ export function parseMatch(db: Db, q: { key?: string; value?: string; json?: str
     if (v === null || typeof v !== "object" || Array.isArray(v)) throw badRequest("Invalid query parameter 'json': must be a JSON object");
     // SQLite's json_tree refuses a fragment over 1000 levels deep (a 500); metadata is capped lower anyway.
     requireDepth(v, "query parameter 'json'");
+    requireFinite(v, "query parameter 'json'");
     fragments.push(v as Record<string, unknown>);
   } else if (q.key !== undefined && q.value !== undefined) {
     fragments.push({ [q.key]: q.value });

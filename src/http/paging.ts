@@ -31,6 +31,16 @@ export function requireDepth(v: unknown, field: string): void {
   if (!withinDepth(v)) throw badRequest(`Invalid ${field}: must be nested at most ${MAX_JSON_DEPTH} levels deep`);
 }
 
+/**
+ * For services, as requireDepth (call it after): 400 naming the field and the place when `v`
+ * holds a number beyond JSON's range, in the words the metadata schemas use. A search's `json`
+ * fragment with 1e400 matched nothing and came back in `filters` with null in its place.
+ */
+export function requireFinite(v: unknown, field: string): void {
+  const path = nonFinitePath(v);
+  if (path) throw badRequest(`Invalid ${field}: ${notFiniteRule(path)}`);
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
@@ -71,6 +81,8 @@ const allFinite = (v: unknown) => nonFinitePath(v) === null;
 /** Where the number sits ("b[0]"), for the refusal. */
 const pathText = (path: (string | number)[]) =>
   path.reduceRight<string>((at, step) => (typeof step === "number" ? `${at}[${step}]` : at ? `${at}.${step}` : step), "");
+const notFiniteRule = (path: (string | number)[]) =>
+  `must hold numbers a JSON number can represent (the one at ${pathText(path).slice(0, 80)} is beyond ±1.8e308)`;
 
 // Elysia coerces arrays and strings into records; metadata must be a real JSON object, so it
 // gets its own kind that no coercion touches. A schema with `maxDepth` also bounds the nesting
@@ -89,7 +101,7 @@ SetErrorFunction((e) =>
       : (e.schema as JsonObjectSchema).maxDepth !== undefined && !withinDepth(e.value, (e.schema as JsonObjectSchema).maxDepth)
         ? `must be nested at most ${(e.schema as JsonObjectSchema).maxDepth} levels deep`
         : (e.schema as JsonObjectSchema).finite && !allFinite(e.value)
-          ? `must hold numbers a JSON number can represent (the one at ${pathText(nonFinitePath(e.value)!).slice(0, 80)} is beyond ±1.8e308)`
+          ? notFiniteRule(nonFinitePath(e.value)!)
           : `must be at most ${(e.schema as JsonObjectSchema).maxChars} characters as JSON`
     : defaultMessage(e),
 );

@@ -3,7 +3,7 @@ import { fromJson, toJson } from "../store/db.ts";
 import { newId } from "../store/ids.ts";
 import { iso, type Clock } from "../store/time.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
-import { offsetOf, requireDepth, type Paging } from "../http/paging.ts";
+import { offsetOf, requireDepth, requireFinite, type Paging } from "../http/paging.ts";
 import { recordUsage } from "../usage/record.ts";
 import { corpusService } from "../corpus/service.ts";
 import { dropsPending, type CorpusDrop } from "../corpus/drops.ts";
@@ -205,6 +205,7 @@ export function sessionService(db: Db, clock: Clock) {
         throw badRequest("Invalid query parameter 'json': must be a JSON object");
       }
       requireDepth(fragment, "query parameter 'json'");
+      requireFinite(fragment, "query parameter 'json'");
       const frag = fragment as Record<string, unknown>;
       const pre = prefilter(frag);
       narrow.push(...pre.sql);

@@ -11,6 +11,12 @@ import { startKbqa, tempDir, waitFor, type Kbqa, type Org } from "../helpers/ser
 import { rng } from "../helpers/seeded.ts";
 import { previousSearch, UNDO_SESSIONS_002, type PreviousFilter } from "../../scripts/lib/sessions-search-previous.ts";
 
+/** True when the fragment's text holds a number JSON.parse reads as ±Infinity. */
+const beyondRange = (json?: string): boolean => {
+  const walk = (v: unknown): boolean => (typeof v === "number" ? !Number.isFinite(v) : v !== null && typeof v === "object" && Object.values(v).some(walk));
+  return json !== undefined && walk(JSON.parse(json));
+};
+
 const data = tempDir("kbqa-session-index-");
 let k: Kbqa;
 let a: Org;
@@ -130,6 +136,11 @@ async function compare(cases: Case[]) {
       const params = new URLSearchParams({ ...(c.f as Record<string, string>), pageIndex: String(c.pageIndex), pageSize: String(c.pageSize) });
       const path = `/v1/session/q?${params}`;
       const r = await k.request("GET", path, undefined, c.owner ? { "x-access-token": tokens.get(c.owner)! } : jwt);
+      // A number beyond JSON's range (1e400) matched nothing and was echoed as null; it is refused now.
+      if (beyondRange(c.f.json)) {
+        expect([r.status, r.body.message], path).toEqual([400, expect.stringContaining("is beyond ±1.8e308")]);
+        continue;
+      }
       expect(r.status, path).toBe(200);
       const want = previousSearch(db, a.orgId, c.f, c, c.owner);
       expect({ path, total: r.body.total, ids: r.body.items.map((i: { id: string }) => i.id) }).toEqual({ path, total: want.total, ids: want.ids });
