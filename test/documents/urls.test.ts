@@ -70,7 +70,9 @@ describe("download and preview URLs", () => {
   test("preview pages: missing, empty, over 10, negative, not a number, at or above nbPages → 400 on both paths", async () => {
     const id = await uploadedPdf();
     sql(k, "UPDATE documents SET nb_pages = 3 WHERE id = ?", id);
-    const bad = ["", "?pages=", "?pages=0,1,2,3,4,5,6,7,8,9,10", "?pages=-1", "?pages=a", "?pages=3", "?pages=0&pages=99", "?pages=1.5"];
+    const bad = ["", "?pages=", "?pages=0,1,2,3,4,5,6,7,8,9,10", "?pages=-1", "?pages=a", "?pages=3", "?pages=0&pages=99", "?pages=1.5",
+      // Values are counted as sent: eleven copies of one page are eleven values. An empty value among others is not skipped.
+      "?pages=0,0,0,0,0,0,0,0,0,0,0", "?pages=0,,1", "?pages=1e0", "?pages=0x1"];
     for (const q of bad) {
       for (const base of [`/v1/doc/${id}/preview-urls`, `/v1/post/attachment/${id}/preview-urls`]) {
         const r = await a.api("GET", base + q);
