@@ -16,7 +16,8 @@ RUN bun run build
 FROM debian:bookworm-slim
 RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home kbqa \
  && mkdir -p /data /models \
- && chown kbqa:kbqa /data /models
+ && chown kbqa:kbqa /data /models \
+ && chmod 700 /data
 COPY --from=build /src/dist/kbqa /usr/local/bin/kbqa
 USER kbqa
 # Natives are unpacked from the executable on first use into ~/.cache/kbqa/runtime = /data/.cache/…

@@ -3,6 +3,7 @@ import type { Config } from "./config.ts";
 import { stderrLogger, type AppContext } from "./context.ts";
 import { openDb } from "./store/db.ts";
 import { lockDataDir } from "./store/data-lock.ts";
+import { warnIfShared } from "./store/data-dir-mode.ts";
 import { systemClock, type Clock } from "./store/time.ts";
 import { buildApp, buildServices } from "./http/app.ts";
 import { createModelRegistry } from "./models/registry.ts";
@@ -40,6 +41,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     lock.release();
     throw e;
   }
+  warnIfShared(config.dataDir, stderrLogger); // once the directory is known to work: a start that fails says one thing
   const closers: (() => unknown)[] = [];
   const models = await createModelRegistry({
     modelsDir: config.modelsDir,
