@@ -50,6 +50,10 @@ function mammothFile(zip: ZipArchive) {
 
 /** mammoth's errors are its XML parser's ("[xmldom error]\tentity not found:&c;"): said in words here, kept whole in the log. */
 function mammothReason(err: unknown): string {
+  // mammoth recurses over the XML tree: a well-formed part nested thousands deep exhausts the stack.
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return "could not read DOCX: its content is nested too deeply (thousands of levels of tables or other containers)";
+  }
   const msg = briefMessage(err);
   if (/xmldom/i.test(msg)) return "could not read DOCX: one of its parts is not well-formed XML";
   return "could not read DOCX: the file is damaged or not a Word document";
