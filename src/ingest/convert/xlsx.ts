@@ -2,6 +2,7 @@ import { ConversionError } from "./errors.ts";
 import { decodeEntities, tokenize } from "./html-tokenizer.ts";
 import { escapeCell, renderTable } from "./markdown-writer.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
+import { formatBytes } from "../units.ts";
 
 // XLSX → one `## <sheet>` section with a markdown table per sheet. Reads only what text needs:
 // workbook (sheet names), its relationships, shared strings and cell values.
@@ -57,7 +58,22 @@ interface Sheet {
   cutLastColumn: number;
 }
 
-function sheetRows(xml: string, strings: string[]): Sheet {
+/**
+ * Cell text across all sheets, held to the archive's uncompressed-size limit: a shared string is
+ * stored once but shown in every cell that names it, so a few KiB of zip can name gigabytes of text.
+ */
+class TextBudget {
+  private used = 0;
+  constructor(private readonly max: number) {}
+  spend(chars: number): void {
+    this.used += chars;
+    if (this.used > this.max) {
+      throw new ConversionError(`the XLSX's cells hold more than ${formatBytes(this.max)} of text (a few shared strings repeated across many cells), over the limit`);
+    }
+  }
+}
+
+function sheetRows(xml: string, strings: string[], budget: TextBudget): Sheet {
   const rows: string[][] = [];
   let cutCells = 0;
   let cutLastColumn = -1;
@@ -83,6 +99,7 @@ function sheetRows(xml: string, strings: string[]): Sheet {
         let text = value.join("");
         if (cellType === "s") text = strings[Number(text)] ?? "";
         else if (cellType === "b") text = text === "1" ? "TRUE" : "FALSE";
+        budget.spend(text.length);
         const cell = escapeCell(text.replace(/\s+/g, " ").trim());
         if (col < MAX_COLUMNS) {
           while (row.length < col) row.push("");
@@ -122,6 +139,7 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
   }
   const strings = sharedStrings(zip.readText("xl/sharedStrings.xml"));
   const sections: string[] = [];
+  const budget = new TextBudget(limits.maxUncompressedBytes);
   for (const t of tokenize(workbook, { xml: true })) {
     if (t.type !== "start" || local(t.name) !== "sheet") continue;
     const rid = Object.entries(t.attrs).find(([k]) => local(k) === "id")?.[1];
@@ -130,7 +148,7 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
     const path = target.startsWith("/") ? target.slice(1) : "xl/" + target.replace(/^\.\//, "");
     const xml = zip.readText(path);
     if (xml === null) continue;
-    const sheet = sheetRows(xml, strings);
+    const sheet = sheetRows(xml, strings, budget);
     const table = renderTable(sheet.rows);
     const note = sheet.cutCells ? columnCutNote(sheet.cutCells, sheet.cutLastColumn) : "";
     sections.push(`## ${(t.attrs.name ?? "Sheet").replace(/\s+/g, " ")}` + (table ? `\n\n${table}` : "") + (note ? `\n\n${note}` : ""));
