@@ -1,6 +1,7 @@
 import { ConversionError } from "./errors.ts";
 import { decodeEntities, tokenize } from "./html-tokenizer.ts";
 import { escapeCell, escapeLineStart, renderTable } from "./markdown-writer.ts";
+import { TextBudget } from "./text-budget.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
 
 // PPTX → one `## <slide title>` section per slide in presentation order, with body paragraphs as lines
@@ -63,6 +64,8 @@ export function pptxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
   if (!presentation) throw new ConversionError("the PPTX has no ppt/presentation.xml part");
   const rels = relTargets(zip.readText("ppt/_rels/presentation.xml.rels"));
   const slides: string[] = [];
+  // A slide part may be listed any number of times: what it expands into is what counts.
+  const budget = new TextBudget(limits.maxUncompressedBytes, "the PPTX's slides hold", "slides listed many times over");
   for (const t of tokenize(presentation, { xml: true })) {
     if (t.type !== "start" || local(t.name) !== "sldId") continue;
     const rid = Object.entries(t.attrs).find(([k]) => local(k) === "id" && k.includes(":"))?.[1];
@@ -70,7 +73,10 @@ export function pptxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
     if (!target) continue;
     const path = target.startsWith("/") ? target.slice(1) : "ppt/" + target.replace(/^\.\//, "");
     const xml = zip.readText(path);
-    if (xml !== null) slides.push(slideMarkdown(xml, slides.length + 1));
+    if (xml === null) continue;
+    const md = slideMarkdown(xml, slides.length + 1);
+    budget.spend(md.length);
+    slides.push(md);
   }
   return slides.length ? slides.join("\n\n") + "\n" : "";
 }

@@ -2,7 +2,7 @@ import { ConversionError } from "./errors.ts";
 import { decodeEntities, tokenize } from "./html-tokenizer.ts";
 import { escapeCell, renderTable } from "./markdown-writer.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
-import { formatBytes } from "../units.ts";
+import { TextBudget } from "./text-budget.ts";
 
 // XLSX → one `## <sheet>` section with a markdown table per sheet. Reads only what text needs:
 // workbook (sheet names), its relationships, shared strings and cell values.
@@ -56,21 +56,6 @@ interface Sheet {
   cutCells: number;
   /** The farthest zero-based column among them (-1 when none). */
   cutLastColumn: number;
-}
-
-/**
- * Cell text across all sheets, held to the archive's uncompressed-size limit: a shared string is
- * stored once but shown in every cell that names it, so a few KiB of zip can name gigabytes of text.
- */
-class TextBudget {
-  private used = 0;
-  constructor(private readonly max: number) {}
-  spend(chars: number): void {
-    this.used += chars;
-    if (this.used > this.max) {
-      throw new ConversionError(`the XLSX's cells hold more than ${formatBytes(this.max)} of text (a few shared strings repeated across many cells), over the limit`);
-    }
-  }
 }
 
 function sheetRows(xml: string, strings: string[], budget: TextBudget): Sheet {
@@ -139,7 +124,8 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
   }
   const strings = sharedStrings(zip.readText("xl/sharedStrings.xml"));
   const sections: string[] = [];
-  const budget = new TextBudget(limits.maxUncompressedBytes);
+  // Cell text across all sheets: a shared string is stored once but shown in every cell naming it.
+  const budget = new TextBudget(limits.maxUncompressedBytes, "the XLSX's cells hold", "a few shared strings repeated across many cells");
   for (const t of tokenize(workbook, { xml: true })) {
     if (t.type !== "start" || local(t.name) !== "sheet") continue;
     const rid = Object.entries(t.attrs).find(([k]) => local(k) === "id")?.[1];
