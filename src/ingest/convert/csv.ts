@@ -1,5 +1,7 @@
 import { decodeText } from "./text.ts";
-import { escapeCell, renderTable } from "./markdown-writer.ts";
+import { ConversionError } from "./errors.ts";
+import { escapeCell, renderTable, tableSize } from "./markdown-writer.ts";
+import { formatBytes } from "../units.ts";
 
 // RFC 4180 parsing in one pass: quoted fields may hold separators, doubled quotes and newlines.
 
@@ -48,11 +50,16 @@ function detectSeparator(text: string): string {
   return count(best) > 0 ? best : ",";
 }
 
-export function csvToMarkdown(bytes: Uint8Array): string {
+/** `maxChars`: the most text the table may hold; every row is padded to the widest, so a few KiB of ragged rows can ask for gigabytes. */
+export function csvToMarkdown(bytes: Uint8Array, maxChars = Number.POSITIVE_INFINITY): string {
   const text = decodeText(bytes);
   const rows = parseCsv(text, detectSeparator(text)).map((r) =>
     r.map((f) => escapeCell(f.replace(/\s*\n\s*/g, " ").trim())),
   );
+  const { chars, cols } = tableSize(rows);
+  if (chars > maxChars) {
+    throw new ConversionError(`the CSV's table would hold more than ${formatBytes(maxChars)} of text (each of its rows padded to the ${cols} columns of its widest row), over the limit`);
+  }
   const table = renderTable(rows);
   return table ? table + "\n" : "";
 }

@@ -39,7 +39,7 @@ async function convertUnpaged(bytes: Uint8Array, type: string, lim: ConvertLimit
     case "text/html": return htmlToMarkdown(decodeText(bytes));
     case "text/markdown": return markdownToMarkdown(bytes);
     case "text/plain": return plainToMarkdown(bytes);
-    case "text/csv": return csvToMarkdown(bytes);
+    case "text/csv": return csvToMarkdown(bytes, lim.maxUncompressedBytes);
     case "application/json": return jsonToMarkdown(bytes);
   }
   throw new ConversionError(`content type ${type} is not supported`);

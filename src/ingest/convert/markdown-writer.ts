@@ -15,6 +15,20 @@ export function escapeCell(s: string): string {
   return s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|");
 }
 
+/** The length renderTable's text will have, and the column count it pads every row to; nothing is built. */
+export function tableSize(rows: string[][]): { chars: number; cols: number } {
+  let cols = 0;
+  for (const r of rows) if (r.length > cols) cols = r.length;
+  if (cols === 0 || rows.length === 0) return { chars: 0, cols };
+  // each row: "| " + cells joined by " | " + " |" and a newline; the separator row: "|" + " --- |" per column
+  let chars = 1 + 6 * cols;
+  for (const r of rows) {
+    chars += 4 + 3 * (cols - 1) + 1;
+    for (const c of r) chars += c.length;
+  }
+  return { chars, cols };
+}
+
 export function renderTable(rows: string[][]): string {
   // A loop, not Math.max(...): spreading a million-row table into one call overflows the stack.
   let cols = 0;
