@@ -1,6 +1,6 @@
 import { ConversionError } from "./errors.ts";
 import { decodeEntities, tokenize } from "./html-tokenizer.ts";
-import { escapeCell, renderTable } from "./markdown-writer.ts";
+import { escapeCell, renderTable, tableSize } from "./markdown-writer.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
 import { TextBudget } from "./text-budget.ts";
 
@@ -126,6 +126,8 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
   const sections: string[] = [];
   // Cell text across all sheets: a shared string is stored once but shown in every cell naming it.
   const budget = new TextBudget(limits.maxUncompressedBytes, "the XLSX's cells hold", "a few shared strings repeated across many cells");
+  // And the tables they make: each row is padded to its sheet's widest, so one far cell widens them all.
+  const tables = new TextBudget(limits.maxUncompressedBytes, "the XLSX's tables would hold", "each row padded to the widest row of its sheet");
   for (const t of tokenize(workbook, { xml: true })) {
     if (t.type !== "start" || local(t.name) !== "sheet") continue;
     const rid = Object.entries(t.attrs).find(([k]) => local(k) === "id")?.[1];
@@ -135,6 +137,7 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
     const xml = zip.readText(path);
     if (xml === null) continue;
     const sheet = sheetRows(xml, strings, budget);
+    tables.spend(tableSize(sheet.rows).chars);
     const table = renderTable(sheet.rows);
     const note = sheet.cutCells ? columnCutNote(sheet.cutCells, sheet.cutLastColumn) : "";
     sections.push(`## ${(t.attrs.name ?? "Sheet").replace(/\s+/g, " ")}` + (table ? `\n\n${table}` : "") + (note ? `\n\n${note}` : ""));
