@@ -1,6 +1,6 @@
 import { ConversionError } from "./errors.ts";
 import { decodeEntities, tokenize } from "./html-tokenizer.ts";
-import { escapeCell, escapeLineStart, renderTable } from "./markdown-writer.ts";
+import { escapeCell, escapeLineStart, renderTable, tableSize } from "./markdown-writer.ts";
 import { TextBudget } from "./text-budget.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
 
@@ -19,7 +19,8 @@ function relTargets(xml: string | null): Map<string, string> {
   return rels;
 }
 
-function slideMarkdown(xml: string, n: number): string {
+function slideMarkdown(xml: string, n: number, budget: TextBudget): string {
+  let tablesChars = 0;
   let title = "";
   const blocks: string[] = [];
   let isTitleShape = false;
@@ -52,10 +53,19 @@ function slideMarkdown(xml: string, n: number): string {
         else blocks.push(escapeLineStart(text));
       } else if (name === "tc" && row && cell) { row.push(escapeCell(cell.join(" "))); cell = null; }
       else if (name === "tr" && table && row) { table.push(row); row = null; }
-      else if (name === "tbl" && table) { const md = renderTable(table); if (md) blocks.push(md); table = null; }
+      else if (name === "tbl" && table) {
+        // every row is padded to the widest: counted before the table is built
+        budget.spend(tableSize(table).chars);
+        const md = renderTable(table);
+        if (md) blocks.push(md);
+        table = null;
+        tablesChars += md.length;
+      }
     } else if (para && inText) para.push(decodeEntities(t.text));
   }
-  return [`## ${title || `Slide ${n}`}`, ...blocks].join("\n\n");
+  const md = [`## ${title || `Slide ${n}`}`, ...blocks].join("\n\n");
+  budget.spend(md.length - tablesChars); // the rest of the slide; its tables are counted already
+  return md;
 }
 
 export function pptxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
@@ -65,7 +75,7 @@ export function pptxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
   const rels = relTargets(zip.readText("ppt/_rels/presentation.xml.rels"));
   const slides: string[] = [];
   // A slide part may be listed any number of times: what it expands into is what counts.
-  const budget = new TextBudget(limits.maxUncompressedBytes, "the PPTX's slides hold", "slides listed many times over");
+  const budget = new TextBudget(limits.maxUncompressedBytes, "the PPTX's slides hold", "slides listed many times over, or table rows padded to the widest");
   for (const t of tokenize(presentation, { xml: true })) {
     if (t.type !== "start" || local(t.name) !== "sldId") continue;
     const rid = Object.entries(t.attrs).find(([k]) => local(k) === "id" && k.includes(":"))?.[1];
@@ -74,9 +84,7 @@ export function pptxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
     const path = target.startsWith("/") ? target.slice(1) : "ppt/" + target.replace(/^\.\//, "");
     const xml = zip.readText(path);
     if (xml === null) continue;
-    const md = slideMarkdown(xml, slides.length + 1);
-    budget.spend(md.length);
-    slides.push(md);
+    slides.push(slideMarkdown(xml, slides.length + 1, budget));
   }
   return slides.length ? slides.join("\n\n") + "\n" : "";
 }
