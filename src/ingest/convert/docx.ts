@@ -22,7 +22,7 @@ export async function docxToMarkdown(bytes: Uint8Array, limits: ZipLimits): Prom
     stderrLogger.error("mammoth could not read a DOCX", { error: String((err as Error)?.stack ?? err).slice(0, 4000) });
     throw new ConversionError(mammothReason(err));
   }
-  return htmlToMarkdown(html);
+  return htmlToMarkdown(html, limits.maxUncompressedBytes);
 }
 
 /**

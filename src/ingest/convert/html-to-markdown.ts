@@ -26,8 +26,8 @@ const IMPLICIT_CLOSE = new Map<string, string[]>([
 /** These elements bound the search for an element to close implicitly (a nested list/table starts fresh). */
 const SCOPE = new Set(["ul", "ol", "table", "dl"]);
 
-export function htmlToMarkdown(html: string): string {
-  const w = new MarkdownWriter();
+export function htmlToMarkdown(html: string, maxTableChars = Number.POSITIVE_INFINITY): string {
+  const w = new MarkdownWriter(maxTableChars);
   const stack: string[] = [];
   // Stack indices of the open elements, per name, and of the open SCOPE elements: the element an opening
   // tag closes implicitly is found from the tops of these in O(1). Walking the stack instead cost its

@@ -36,7 +36,7 @@ async function convertUnpaged(bytes: Uint8Array, type: string, lim: ConvertLimit
     case DOCX: return docxToMarkdown(bytes, lim);
     case XLSX: return xlsxToMarkdown(bytes, lim);
     case PPTX: return pptxToMarkdown(bytes, lim);
-    case "text/html": return htmlToMarkdown(decodeText(bytes));
+    case "text/html": return htmlToMarkdown(decodeText(bytes), lim.maxUncompressedBytes);
     case "text/markdown": return markdownToMarkdown(bytes);
     case "text/plain": return plainToMarkdown(bytes);
     case "text/csv": return csvToMarkdown(bytes, lim.maxUncompressedBytes);

@@ -1,6 +1,8 @@
 // Accumulates markdown from structural events (used by the HTML and XLSX converters). All state is flat
 // or in explicit stacks; no method recurses, so arbitrarily deep input cannot overflow the call stack.
 
+import { TextBudget } from "./text-budget.ts";
+
 const BR = "\u0001"; // stands for <br> inside collected inline text until the block is flushed
 const WS_RE = /[ \t\n\r\f]+/g;
 // Indentation and quote prefixes stop growing past this depth; otherwise deeply nested input would make
@@ -58,6 +60,11 @@ export function escapeLineStart(line: string): string {
 }
 
 export class MarkdownWriter {
+  /** `maxTableChars`: the most text all tables together may hold; each row is padded to its table's widest, so a few rows can ask for gigabytes. */
+  constructor(maxTableChars = Number.POSITIVE_INFINITY) {
+    this.tableBudget = new TextBudget(maxTableChars, "the document's tables would hold", "each table row padded to the widest row of its table");
+  }
+  private readonly tableBudget: TextBudget;
   private out: string[] = [];
   private lastKind: Kind | null = null;
   private inline: string[] = [];
@@ -212,7 +219,9 @@ export class MarkdownWriter {
     }
     this.endRow();
     const t = this.tables.pop();
-    if (t) this.emit(renderTable(t.rows), "table");
+    if (!t) return;
+    this.tableBudget.spend(tableSize(t.rows).chars);
+    this.emit(renderTable(t.rows), "table");
   }
 
   /** Turns the collected inline text into a block with the prefix the current context asks for. */
