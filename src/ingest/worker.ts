@@ -94,9 +94,13 @@ async function bytesOf(req: { path?: string; bytes?: Uint8Array }): Promise<Uint
  */
 export const CONVERTER_FAILED = "could not convert the document: the converter failed on its content (a fault on our side; the server log has the details)";
 
+/** The runtime refused one allocation (a string or array past its size limits): the document is too big, not our code wrong. */
+export const OUT_OF_MEMORY = "could not convert the document: its content expands into more text than one conversion can hold in memory";
+
 export function asDocumentFailure(e: unknown): IngestFailure {
   if (e instanceof IngestFailure) return e;
   stderrLogger.error("conversion raised an unexpected error", { error: String((e as Error)?.stack ?? e).slice(0, 4000) });
+  if (e instanceof RangeError && /^out of memory\b/i.test(e.message)) return new IngestFailure(OUT_OF_MEMORY);
   return new IngestFailure(CONVERTER_FAILED);
 }
 
