@@ -9,7 +9,8 @@
  * hundred bytes of PDF), so rendering stops at `maxPages` pages or before the page that would take
  * the document's tiles past its byte budget (byteBudget), and never eats into the last `reserveBytes` of the data
  * volume, which ingestion and the database need more than previews do. A page is written whole
- * (both sizes) or not at all. The tiles not written stay 404, as the spec allows for tiles not
+ * (both sizes) or not at all; a page pdf.js cannot draw is logged and skipped, and the pages after
+ * it are drawn. The tiles not written stay 404, as the spec allows for tiles not
  * generated; the document stays READY; the cut is logged ("previews cut", with the reason).
  * Tiles of a replaced generation can never be served again (their URLs name the generation) and
  * are removed, so re-committing a document does not add a budget each time.
@@ -143,7 +144,14 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
           countPreviewStart(deps.db, p);
         },
         onMessage: (m) => {
-          if (m.type !== "preview" || full) return;
+          if (full) return;
+          if (m.type === "preview-skipped") {
+            // The page's own fault, the same at every try: its tiles stay 404, the next pages are drawn.
+            halves.delete(m.page);
+            deps.log.info("preview page not rendered", { documentId: p.documentId, generation: p.generation, page: m.page, reason: m.reason });
+            return;
+          }
+          if (m.type !== "preview") return;
           const other = halves.get(m.page);
           if (!other) return void halves.set(m.page, m);
           halves.delete(m.page);

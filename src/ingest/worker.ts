@@ -15,6 +15,7 @@
  *     {type:"stage",   id, stage, done?, total?}                 progress (only with progress: true)
  *     {type:"vectors", id, data: Float32Array}                   a full part of a document's vectors
  *     {type:"preview", id, page, size: "SMALL" | "MEDIUM", png}   one per rendered image
+ *     {type:"preview-skipped", id, page, reason}                 a page pdf.js could not draw; the next is drawn
  *     {type:"done",    id, result?}                              parse: ParsedDocument & {enriched?}
  *     {type:"error",   id, failure: boolean, message}            failure=true: user-facing reason
  *
@@ -46,6 +47,7 @@ export type WorkerMessage =
   | { type: "stage"; id: number; stage: WorkerStage; done?: number; total?: number }
   | { type: "vectors"; id: number; data: Float32Array }
   | { type: "preview"; id: number; page: number; size: "SMALL" | "MEDIUM"; png: Uint8Array }
+  | { type: "preview-skipped"; id: number; page: number; reason: string }
   | { type: "done"; id: number; result?: unknown }
   | { type: "error"; id: number; failure: boolean; message: string };
 
@@ -117,7 +119,8 @@ async function handle(req: WorkerRequest): Promise<void> {
       send({ type: "done", id: req.id, result: enriched ? { ...parsed, enriched } : parsed });
     } else {
       const { renderPdfPreviews } = await import("./preview.ts");
-      for await (const p of renderPdfPreviews(bytes, req.pages)) send({ type: "preview", id: req.id, ...p });
+      const skipped = (page: number, reason: string) => send({ type: "preview-skipped", id: req.id, page, reason });
+      for await (const p of renderPdfPreviews(bytes, req.pages, skipped)) send({ type: "preview", id: req.id, ...p });
       send({ type: "done", id: req.id });
     }
   } catch (e) {
