@@ -23,7 +23,7 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import type { Logger } from "../context.ts";
 import type { BlobStore } from "../store/blob.ts";
-import { documentKey, previewDirKey, previewKey } from "../store/blob-keys.ts";
+import { documentKey, previewDirKey, previewKey, previewSkippedKey } from "../store/blob-keys.ts";
 import type { Db } from "../store/db.ts";
 import { freeBytes, storageFailure } from "../store/storage-errors.ts";
 import { briefMessage } from "./convert/errors.ts";
@@ -149,6 +149,8 @@ export async function renderPreviews(deps: Deps, p: PreviewJob, limits: PreviewL
             // The page's own fault, the same at every try: its tiles stay 404, the next pages are drawn.
             halves.delete(m.page);
             deps.log.info("preview page not rendered", { documentId: p.documentId, generation: p.generation, page: m.page, reason: m.reason });
+            // Only lets the tiles' 404 say why: a marker that cannot be written leaves the usual 404.
+            puts.push(deps.blobs.put(previewSkippedKey(p.orgId, p.documentId, p.generation, m.page), "").catch(() => {}));
             return;
           }
           if (m.type !== "preview") return;

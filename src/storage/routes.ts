@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { existsSync } from "node:fs";
 import type { AppContext } from "../context.ts";
 import { FsBlobStore } from "../store/fs-blob.ts";
+import { skippedMarkerOfTile } from "../store/blob-keys.ts";
 import { claimGrant, completeGrant, keyDocument, releaseGrant } from "./grants.ts";
 import { storageError } from "./s3-error.ts";
 import { storageFailure, STORAGE_FAILURE_MESSAGE } from "../store/storage-errors.ts";
@@ -139,7 +140,13 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         if (!doc || v.grant.generation !== doc.generation) {
           return storageError(request, 404, "NoSuchKey", "The object no longer exists: its document was deleted or given new content since this URL was issued", key);
         }
-        if (!existsSync(path)) return storageError(request, 404, "NoSuchKey", "The object does not exist (a preview not rendered yet, or nothing uploaded)", key);
+        if (!existsSync(path)) {
+          const marker = skippedMarkerOfTile(key);
+          if (marker && existsSync(blobs.filePath(marker))) {
+            return storageError(request, 404, "NoSuchKey", "The object does not exist: this page of the PDF could not be rendered, so its preview will not be generated", key);
+          }
+          return storageError(request, 404, "NoSuchKey", "The object does not exist (a preview not rendered yet, or nothing uploaded)", key);
+        }
         return new Response(Bun.file(path), { headers: servedHeaders(v.grant.contentType, key.endsWith("/original") ? doc.filename : null) });
       },
       { detail: { summary: "Download through a presigned URL", security: [] } },

@@ -9,3 +9,14 @@ export const documentKey = (orgId: string, docId: string) => `orgs/${orgId}/docs
 export const previewDirKey = (orgId: string, docId: string, generation: number) => `${documentKey(orgId, docId)}/g${generation}/preview`;
 export const previewKey = (orgId: string, docId: string, generation: number, page: number, size: "SMALL" | "MEDIUM") =>
   `${previewDirKey(orgId, docId, generation)}/${page}-${size}.png`;
+/**
+ * Written in place of a page's tiles when pdf.js cannot draw the page, so that the tiles' URLs can
+ * say their 404 is for good. Not a tile: never counted in a budget nor taken for a finished page.
+ */
+export const previewSkippedKey = (orgId: string, docId: string, generation: number, page: number) =>
+  `${previewDirKey(orgId, docId, generation)}/${page}-SKIPPED`;
+/** The skipped-page marker of the page whose tile `key` names; null for a key that is no tile. */
+export const skippedMarkerOfTile = (key: string): string | null => {
+  const m = /^(orgs\/[^/]+\/docs\/[^/]+\/g\d+\/preview\/\d+)-(?:SMALL|MEDIUM)\.png$/.exec(key);
+  return m ? `${m[1]}-SKIPPED` : null;
+};
