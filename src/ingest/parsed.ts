@@ -35,6 +35,6 @@ const WORD_RE = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu;
 export function countWords(text: string): number {
   let n = 0;
   WORD_RE.lastIndex = 0;
-  while (WORD_RE.exec(text)) n++;
+  while (WORD_RE.test(text)) n++;
   return n;
 }
