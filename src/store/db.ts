@@ -12,6 +12,7 @@ import { migrations as agents } from "../agents/migrations.ts";
 import { migrations as posts } from "../posts/migrations.ts";
 import { migrations as usage } from "../usage/migrations.ts";
 import type { Logger } from "../context.ts";
+import { privateIfUnused } from "./data-dir-mode.ts";
 
 /** Every domain owns its tables; they are applied in this order, each migration once. */
 export const ALL_MIGRATIONS: Migration[] = [...auth, ...corpus, ...documents, ...ingest, ...chunks, ...sessions, ...agents, ...posts, ...usage];
@@ -25,6 +26,7 @@ export type Db = Database;
  */
 export function openDb(dataDir: string, log?: Logger): Db {
   mkdirSync(dataDir, { recursive: true });
+  privateIfUnused(dataDir);
   const db = new Database(join(dataDir, "kbqa.sqlite"), { create: true, strict: true });
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA busy_timeout = 10000");

@@ -1,15 +1,17 @@
-// A data directory that existed before kbqa first ran keeps its mode (kbqa creates its own 0700):
-// made by hand or by a volume with the usual umask it is 0755, and every tenant's data is then
-// readable by any account of the machine without a word. The start now says so, naming the mode.
+// A data directory that existed before kbqa first ran kept its mode (kbqa creates its own 0700):
+// the repository's data/ is 0755 after a clone, so every tenant's data was readable by any account
+// of the machine without a word. A directory with nothing in it yet is now made private; one in
+// use keeps its mode and the start names it; one holding something else is never touched.
 import { expect, test } from "bun:test";
-import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, readListeningLine, ROOT, tempDir } from "../helpers/server.ts";
 
 const WARNING = "the data directory is open to other accounts";
+const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
 
-/** Serves on `data` until listening, stops it, and returns its whole stderr as parsed log lines. */
-async function startLog(data: string, models: string): Promise<{ msg: string; dataDir?: string; mode?: string }[]> {
+/** Serves on `data` until listening, stops it, and returns the lines its whole stderr logged about the mode. */
+async function startWarnings(data: string, models: string): Promise<{ msg: string; dataDir?: string; mode?: string }[]> {
   const proc = Bun.spawn(["bun", CLI, "serve", "--port", "0", "--data", data, "--models", models], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   const err = new Response(proc.stderr).text();
   try {
@@ -18,27 +20,38 @@ async function startLog(data: string, models: string): Promise<{ msg: string; da
     proc.kill("SIGTERM");
   }
   expect(await proc.exited).toBe(0);
-  return (await err).split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+  const lines = (await err).split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+  return lines.filter((l) => String(l.msg).startsWith(WARNING));
 }
 
-test("serve on an existing data directory open to others logs it once, with its mode, and leaves the mode", async () => {
+test("a data directory holding only a README (the repository's data/) is made private at the first start, silently", async () => {
   using t = tempDir();
   const data = join(t.path, "data");
   mkdirSync(data);
-  chmodSync(data, 0o750);
-  const warned = (await startLog(data, join(t.path, "models"))).filter((l) => l.msg.startsWith(WARNING));
-  expect(warned.map(({ dataDir, mode }) => ({ dataDir, mode }))).toEqual([{ dataDir: data, mode: "0750" }]);
-  expect(warned[0]!.msg).toContain("chmod 700");
-  expect(statSync(data).mode & 0o777).toBe(0o750);
+  writeFileSync(join(data, "README.md"), "runtime folder\n");
+  chmodSync(data, 0o755);
+  expect(await startWarnings(data, join(t.path, "models"))).toEqual([]);
+  expect(mode(data)).toBe("700");
 });
 
-test("serve on a private data directory, existing or created, says nothing about it", async () => {
+test("a data directory in use and open to others keeps its mode, and each start names it", async () => {
   using t = tempDir();
-  const existing = join(t.path, "existing");
-  mkdirSync(existing);
-  chmodSync(existing, 0o700);
-  for (const data of [existing, join(t.path, "created")]) {
-    const log = await startLog(data, join(t.path, "models"));
-    expect(log.filter((l) => l.msg.startsWith(WARNING))).toEqual([]);
-  }
+  const data = join(t.path, "data");
+  const models = join(t.path, "models");
+  expect(await startWarnings(data, models)).toEqual([]); // created by kbqa: 0700
+  chmodSync(data, 0o750);
+  const warned = await startWarnings(data, models);
+  expect(warned.map(({ dataDir, mode }) => ({ dataDir, mode }))).toEqual([{ dataDir: data, mode: "0750" }]);
+  expect(warned[0]!.msg).toContain("chmod 700");
+  expect(mode(data)).toBe("750");
+});
+
+test("a directory holding something else is never changed, only named", async () => {
+  using t = tempDir();
+  const data = join(t.path, "home");
+  mkdirSync(data);
+  writeFileSync(join(data, "notes.txt"), "someone's file\n");
+  chmodSync(data, 0o755);
+  expect((await startWarnings(data, join(t.path, "models"))).map((l) => l.mode)).toEqual(["0755"]);
+  expect(mode(data)).toBe("755");
 });
