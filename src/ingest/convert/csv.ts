@@ -1,6 +1,6 @@
 import { decodeText } from "./text.ts";
 import { ConversionError } from "./errors.ts";
-import { escapeCell } from "./markdown-writer.ts";
+import { escapeCell, tableChars } from "./markdown-writer.ts";
 import { formatBytes } from "../units.ts";
 
 /** What a pass over the rows does: `cell` and `row` get the fields of a row one at a time; `line` gets a whole row at once when no field of it needs quoting, trimming or escaping. */
@@ -127,8 +127,7 @@ export function csvToMarkdown(bytes: Uint8Array, maxChars = Number.POSITIVE_INFI
     row: counted,
   });
   if (rows === 0) return "";
-  // the length renderTable gave: each row "| " + cells joined by " | " + " |" and a newline; the separator row "|" + " --- |" per column
-  const chars = 1 + 6 * cols + rows * (4 + 3 * (cols - 1) + 1) + cellChars;
+  const chars = tableChars(rows, cols, cellChars);
   if (chars > maxChars) {
     throw new ConversionError(`the CSV's table would hold more than ${formatBytes(maxChars)} of text (each of its rows padded to the ${cols} columns of its widest row), over the limit`);
   }
@@ -150,5 +149,5 @@ export function csvToMarkdown(bytes: Uint8Array, maxChars = Number.POSITIVE_INFI
     row: ended,
   });
   chunks.push(parts.join(""));
-  return chunks.length === 1 ? chunks[0]! : chunks.join("");
+  return chunks.join("");
 }

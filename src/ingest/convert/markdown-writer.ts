@@ -17,18 +17,25 @@ export function escapeCell(s: string): string {
   return s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|");
 }
 
+/**
+ * The length of renderTable's text for `rows` rows padded to `cols` columns whose cells hold `cellChars`
+ * characters in all: each row "| " + cells joined by " | " + " |" and a newline, the separator row "|" +
+ * " --- |" per column.
+ */
+export function tableChars(rows: number, cols: number, cellChars: number): number {
+  if (cols === 0 || rows === 0) return 0;
+  return 1 + 6 * cols + rows * (4 + 3 * (cols - 1) + 1) + cellChars;
+}
+
 /** The length renderTable's text will have, and the column count it pads every row to; nothing is built. */
 export function tableSize(rows: string[][]): { chars: number; cols: number } {
   let cols = 0;
-  for (const r of rows) if (r.length > cols) cols = r.length;
-  if (cols === 0 || rows.length === 0) return { chars: 0, cols };
-  // each row: "| " + cells joined by " | " + " |" and a newline; the separator row: "|" + " --- |" per column
-  let chars = 1 + 6 * cols;
+  let cellChars = 0;
   for (const r of rows) {
-    chars += 4 + 3 * (cols - 1) + 1;
-    for (const c of r) chars += c.length;
+    if (r.length > cols) cols = r.length;
+    for (const c of r) cellChars += c.length;
   }
-  return { chars, cols };
+  return { chars: tableChars(rows.length, cols, cellChars), cols };
 }
 
 export function renderTable(rows: string[][]): string {
