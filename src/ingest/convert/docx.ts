@@ -2,27 +2,72 @@ import mammoth from "mammoth";
 import { stderrLogger } from "../../context.ts";
 import { briefMessage, ConversionError } from "./errors.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
+import { _findPartPaths as findPartPaths } from "mammoth/lib/docx/docx-reader.js";
+import { listStyleIds, planSlices, stitchNotes } from "./docx-slices.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
 
+/**
+ * The length of document.xml's text above which its body is converted in slices of about this
+ * length (docx-slices.ts). mammoth held about 260 bytes per character of it (2.6 GiB for 10 MB).
+ */
+export const DOCX_SLICE_CHARS = 1024 * 1024;
+
 /** DOCX → mammoth HTML → markdown, after the archive has been vetted against the zip limits. */
-export async function docxToMarkdown(bytes: Uint8Array, limits: ZipLimits): Promise<string> {
+export async function docxToMarkdown(
+  bytes: Uint8Array, limits: ZipLimits, sliceChars = DOCX_SLICE_CHARS, maxSliceChars = 4 * sliceChars,
+): Promise<string> {
   const zip = new ZipArchive(bytes, limits);
   if (!zip.entries.has("word/document.xml")) throw new ConversionError("the DOCX has no word/document.xml part");
   zip.verifyAll();
-  let html: string;
+  const file = mammothFile(zip);
+  const html = await mammothCall(async () => {
+    const paths = await findPartPaths(file);
+    // an embedded style map can make any element merge into the one before it: such a file is not cut
+    const xml = zip.entries.has("mammoth/style-map") ? null : zip.readText(paths.mainDocument);
+    const plan = xml && xml.length > sliceChars
+      ? planSlices(xml, sliceChars, listStyleIds(zip.readText(paths.numbering), zip.readText(paths.styles)), maxSliceChars)
+      : null;
+    if (!plan) return docxHtml(file);
+    const bodies: string[] = [];
+    const notes: string[] = [];
+    let refs = 0;
+    for (const [start, end] of plan.slices) {
+      const slice = plan.prefix + xml!.slice(start, end) + plan.suffix;
+      const part = stitchNotes(await docxHtml(withPart(file, paths.mainDocument, slice)), refs);
+      bodies.push(part.body);
+      if (part.notes) notes.push(part.notes);
+      refs += part.refs;
+      Bun.gc(true);
+    }
+    return bodies.join("") + (notes.length ? `<ol>${notes.join("")}</ol>` : "");
+  });
+  return htmlToMarkdown(html, limits.maxUncompressedBytes);
+}
+
+type MammothFile = ReturnType<typeof mammothFile>;
+
+async function docxHtml(file: MammothFile): Promise<string> {
+  const result = await mammoth.convertToHtml(
+    { file } as unknown as Parameters<typeof mammoth.convertToHtml>[0],
+    // images carry no text for indexing; skipping them avoids building huge data: URIs
+    { convertImage: mammoth.images.imgElement(async () => ({ src: "" })) },
+  );
+  return result.value;
+}
+
+async function mammothCall<T>(run: () => Promise<T>): Promise<T> {
   try {
-    const result = await mammoth.convertToHtml(
-      { file: mammothFile(zip) } as unknown as Parameters<typeof mammoth.convertToHtml>[0],
-      // images carry no text for indexing; skipping them avoids building huge data: URIs
-      { convertImage: mammoth.images.imgElement(async () => ({ src: "" })) },
-    );
-    html = result.value;
+    return await run();
   } catch (err) {
     if (err instanceof ConversionError) throw err;
     stderrLogger.error("mammoth could not read a DOCX", { error: String((err as Error)?.stack ?? err).slice(0, 4000) });
     throw new ConversionError(mammothReason(err));
   }
-  return htmlToMarkdown(html, limits.maxUncompressedBytes);
+}
+
+/** The file with one part's text replaced (a slice of the main document). */
+function withPart(file: MammothFile, name: string, text: string): MammothFile {
+  return { ...file, read: async (n: string, encoding?: string) => (n === name && encoding ? text : file.read(n, encoding)) };
 }
 
 /**

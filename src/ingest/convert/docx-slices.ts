@@ -1,0 +1,173 @@
+// Cutting a long DOCX body into slices that mammoth converts one at a time. mammoth builds the whole
+// document (XML tree, document model, HTML tree) before writing a byte: 200,000 short paragraphs took
+// 2.6 GiB, over the worker's memory limit. Each slice is the same document.xml with only part of the
+// body's children, and the concatenated HTML is the whole document's HTML when every cut falls where
+// mammoth carries nothing from one paragraph to the next (see isCutBefore); only footnote and endnote
+// numbers, counted per conversion, are stitched afterwards (stitchNotes).
+
+const MAIN_NAMESPACES = [
+  "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
+  "http://purl.oclc.org/ooxml/wordprocessingml/main",
+];
+
+/**
+ * A tag (group 1 "/" for an end tag, 2 the name, 3 "/" when self-closing), or the opening of a
+ * comment, CDATA section or processing instruction (group 4), whose end is then found by indexOf.
+ * No part of it crosses a "<" (XML allows none inside a tag), so a malformed file is scanned once,
+ * not once per "<".
+ */
+const MARKUP_RE = /<(?:(\/?)([^\s/>!?<]+)(?:[^<>"']|"[^"<]*"|'[^'<]*')*?(\/?)>|(!--|!\[CDATA\[|\?))/g;
+const MARKUP_ENDS: Record<string, string> = { "!--": "-->", "![CDATA[": "]]>", "?": "?>" };
+
+export interface SlicePlan {
+  /** The document up to and including the body's start tag. */
+  prefix: string;
+  /** From the body's end tag to the end of the document. */
+  suffix: string;
+  /** [start, end) offsets of each slice's body children in the document text. */
+  slices: Array<[number, number]>;
+}
+
+interface Child { start: number; end: number }
+
+/** The body's top-level children, or null when the document is not laid out as expected (then it is not sliced). */
+function bodyChildren(xml: string): { prefix: string; suffix: string; children: Child[] } | null {
+  MARKUP_RE.lastIndex = 0;
+  let depth = 0;
+  let bodyStart = -1;
+  let childStart = -1;
+  const children: Child[] = [];
+  for (let m = MARKUP_RE.exec(xml); m; m = MARKUP_RE.exec(xml)) {
+    if (m[4] !== undefined) {
+      const end = xml.indexOf(MARKUP_ENDS[m[4]]!, MARKUP_RE.lastIndex);
+      if (end < 0) return null;
+      MARKUP_RE.lastIndex = end;
+      continue;
+    }
+    const name = m[2]!;
+    if (m[1] === "/") {
+      depth--;
+      if (depth < 1) return null; // the root closed before the body did
+      if (bodyStart < 0) continue;
+      if (depth === 2) children.push({ start: childStart, end: MARKUP_RE.lastIndex });
+      if (depth === 1) return name === "w:body" ? { prefix: xml.slice(0, bodyStart), suffix: xml.slice(m.index), children } : null;
+      continue;
+    }
+    const selfClosing = m[3] === "/";
+    if (depth === 0) {
+      // mammoth knows the main namespace under any prefix; this cutter looks for "w:" names only
+      const ns = /\sxmlns:w\s*=\s*["']([^"']*)["']/.exec(m[0])?.[1];
+      if (!ns || !MAIN_NAMESPACES.includes(ns) || selfClosing) return null;
+    } else if (depth === 1 && name === "w:body") {
+      if (selfClosing) return null;
+      bodyStart = MARKUP_RE.lastIndex;
+    } else if (depth === 2 && bodyStart >= 0) {
+      if (selfClosing) children.push({ start: m.index, end: MARKUP_RE.lastIndex });
+      else childStart = m.index;
+    }
+    if (!selfClosing) depth++;
+  }
+  return null;
+}
+
+/** Paragraph styles that make a paragraph a list item (named by numbering levels, or holding numbering themselves). */
+export function listStyleIds(numberingXml: string | null, stylesXml: string | null): Set<string> {
+  const ids = new Set<string>();
+  for (const m of (numberingXml ?? "").matchAll(PSTYLE_RE)) ids.add(m[1]!);
+  for (const style of (stylesXml ?? "").split("</w:style>")) {
+    const at = style.lastIndexOf("<w:style ");
+    const id = at < 0 ? undefined : /^<w:style\s[^<>]*?w:styleId\s*=\s*["']([^"'<]*)["']/.exec(style.slice(at))?.[1];
+    if (id !== undefined && style.includes("numPr", at)) ids.add(id);
+  }
+  return ids;
+}
+
+const FIELD_RE = /w:fldCharType\s*=\s*["'](begin|end)["']/g;
+const DELETED_RE = /<w:del[\s>/]/;
+const PSTYLE_RE = /<w:pStyle\s[^<>]*?w:val\s*=\s*["']([^"'<]*)["']/g;
+const VISIBLE_TEXT_RE = /<w:t(?:\s[^<>]*)?>[^<]*?[^\s<]/;
+
+/**
+ * Whether the whole document's HTML is the two slices' HTML one after the other when cut before
+ * `next`. mammoth merges an element into the one before it when it is not "fresh" (a list into the
+ * list before it, across empty paragraphs), joins a paragraph whose mark is deleted to the next
+ * one, and keeps a complex field open from its begin to its end character across paragraphs. So
+ * a cut goes before a paragraph that starts a fresh element of its own: not a list item, with
+ * visible text in a run of no character style (a style can map a run to nothing), nothing deleted
+ * or moved in it, after a paragraph whose mark is not deleted and with no field open.
+ */
+function isCutBefore(next: string, prev: string, listStyles: Set<string>): boolean {
+  if (!/^<w:p[\s>]/.test(next) || DELETED_RE.test(prev)) return false;
+  const startTag = next.slice(0, next.indexOf(">") + 1);
+  if (startTag.includes("xmlns")) return false;
+  if (next.includes("numPr") || DELETED_RE.test(next) || next.includes("moveFrom") || next.includes("AlternateContent")) return false;
+  PSTYLE_RE.lastIndex = 0;
+  const style = PSTYLE_RE.exec(next)?.[1];
+  if (style !== undefined && listStyles.has(style)) return false;
+  // each run is the text from its start tag to its end tag; split, not matched, to stay linear
+  for (const piece of next.split("</w:r>")) {
+    const at = Math.max(piece.lastIndexOf("<w:r>"), piece.lastIndexOf("<w:r "));
+    if (at < 0) continue;
+    const run = piece.slice(at);
+    if (!run.includes("rStyle") && VISIBLE_TEXT_RE.test(run)) return true;
+  }
+  return false;
+}
+
+/**
+ * The slices of a document whose text is longer than `sliceChars`, each about that long; a slice
+ * grows past it until a safe cut (isCutBefore), and is cut anyway at `maxSliceChars` (a list of that
+ * length then restarts its numbering at the cut). Null when the document is not sliced.
+ */
+export function planSlices(xml: string, sliceChars: number, listStyles: Set<string>, maxSliceChars = 4 * sliceChars): SlicePlan | null {
+  if (xml.length <= sliceChars) return null;
+  const body = bodyChildren(xml);
+  if (!body || body.children.length < 2) return null;
+  const { children } = body;
+  const slices: Array<[number, number]> = [];
+  let from = 0;
+  let openFields = 0;
+  for (let i = 0; i < children.length; i++) {
+    const c = children[i]!;
+    const size = c.start - children[from]!.start;
+    if (i > from && size >= sliceChars) {
+      const text = xml.slice(c.start, c.end);
+      const prev = children[i - 1]!;
+      if (size >= maxSliceChars || (openFields === 0 && isCutBefore(text, xml.slice(prev.start, prev.end), listStyles))) {
+        slices.push([children[from]!.start, c.start]);
+        from = i;
+      }
+    }
+    // mammoth ignores an end character with no field open; so does this count
+    FIELD_RE.lastIndex = 0;
+    const chunk = xml.slice(c.start, c.end);
+    if (chunk.includes("fldCharType")) {
+      for (const f of chunk.matchAll(FIELD_RE)) openFields = f[1] === "begin" ? openFields + 1 : Math.max(0, openFields - 1);
+    }
+  }
+  slices.push([children[from]!.start, children[children.length - 1]!.end]);
+  if (slices.length < 2) return null;
+  return { prefix: body.prefix, suffix: body.suffix, slices };
+}
+
+const NOTE_REF_RE = /<sup><a href="#(footnote|endnote)-([^"]*)" id="\1-ref-\2">\[(\d+)\]<\/a><\/sup>/g;
+
+/**
+ * One slice's HTML with its note references numbered after the `before` references of earlier
+ * slices, and the list of the notes it references cut off its end: mammoth numbers references from
+ * 1 in each conversion and lists the referenced notes after the last element, so the slices' lists
+ * are joined into one at the end of the document, as a conversion of the whole would place it.
+ */
+export function stitchNotes(html: string, before: number): { body: string; notes: string; refs: number } {
+  let first: string | null = null;
+  let refs = 0;
+  const renumbered = html.replace(NOTE_REF_RE, (_all, type: string, id: string, n: string) => {
+    first ??= `<ol><li id="${type}-${id}">`;
+    refs++;
+    return `<sup><a href="#${type}-${id}" id="${type}-ref-${id}">[${Number(n) + before}]</a></sup>`;
+  });
+  if (first === null) return { body: renumbered, notes: "", refs: 0 };
+  const at = renumbered.lastIndexOf(first);
+  if (at < 0 || !renumbered.endsWith("</ol>")) return { body: renumbered, notes: "", refs };
+  return { body: renumbered.slice(0, at), notes: renumbered.slice(at + 4, -5), refs };
+}
