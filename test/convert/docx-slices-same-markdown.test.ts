@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { DOCX_SLICE_CHARS, docxToMarkdown } from "../../src/ingest/convert/docx.ts";
 import { listStyleIds, planSlices } from "../../src/ingest/convert/docx-slices.ts";
-import { longDocxParts } from "../ingest/long-docx.ts";
+import { longDocxParts, notedDocxParts } from "../ingest/long-docx.ts";
 import { DOCUMENT_XML, docx, docxParts, zipOf } from "./fixtures.ts";
 
 // A long DOCX is converted in slices of its body (docx-slices.ts). Cut where mammoth carries
@@ -34,6 +34,7 @@ const cases: Record<string, () => Promise<Uint8Array>> = {
   "the DOCX fixture": () => docx(),
   "notes, lists, fields, deleted marks": () => zipOf({ ...longDocxParts(1), "word/document.xml": TRICKY }),
   "the long fixture at 300 paragraphs": () => zipOf(longDocxParts(300)),
+  "a footnote in every paragraph": () => zipOf(notedDocxParts(200)),
 };
 
 for (const [name, make] of Object.entries(cases)) {

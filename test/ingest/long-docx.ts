@@ -58,3 +58,18 @@ export function longDocxParts(paragraphs: number): Record<string, string | Uint8
 }
 
 export const longDocx = (paragraphs: number) => zipOf(longDocxParts(paragraphs));
+
+/** A DOCX whose every paragraph has a footnote of its own: its notes part is about as long as its body. */
+export function notedDocxParts(paragraphs: number): Record<string, string | Uint8Array> {
+  const body: string[] = [];
+  const notes: string[] = [];
+  for (let i = 1; i <= paragraphs; i++) {
+    body.push(p(`Paragraph ${i} of the annotated document.`, "", noteRef(i)));
+    notes.push(`<w:footnote w:id="${i}"><w:p><w:r><w:t>Footnote ${i} explains paragraph ${i}.</w:t></w:r></w:p></w:footnote>`);
+  }
+  return {
+    ...longDocxParts(1),
+    "word/document.xml": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>\n${body.join("\n")}\n</w:body></w:document>`,
+    "word/footnotes.xml": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes ${W}>\n${notes.join("\n")}\n</w:footnotes>`,
+  };
+}

@@ -29,14 +29,20 @@ export interface SlicePlan {
 }
 
 interface Child { start: number; end: number }
+interface Children { prefix: string; suffix: string; children: Child[] }
 
-/** The body's top-level children, or null when the document is not laid out as expected (then it is not sliced). */
-function bodyChildren(xml: string): { prefix: string; suffix: string; children: Child[] } | null {
+/**
+ * The children of the body (`container` "w:body") or of the root element (null), with the text
+ * before and after them; null when the part is not laid out as expected (then it is not cut).
+ */
+function childrenOf(xml: string, container: "w:body" | null): Children | null {
+  const level = container ? 2 : 1;
   MARKUP_RE.lastIndex = 0;
   let depth = 0;
-  let bodyStart = -1;
+  let open = -1;
   let childStart = -1;
   const children: Child[] = [];
+  const found = (end: number) => ({ prefix: xml.slice(0, open), suffix: xml.slice(end), children });
   for (let m = MARKUP_RE.exec(xml); m; m = MARKUP_RE.exec(xml)) {
     if (m[4] !== undefined) {
       const end = xml.indexOf(MARKUP_ENDS[m[4]]!, MARKUP_RE.lastIndex);
@@ -47,10 +53,10 @@ function bodyChildren(xml: string): { prefix: string; suffix: string; children: 
     const name = m[2]!;
     if (m[1] === "/") {
       depth--;
-      if (depth < 1) return null; // the root closed before the body did
-      if (bodyStart < 0) continue;
-      if (depth === 2) children.push({ start: childStart, end: MARKUP_RE.lastIndex });
-      if (depth === 1) return name === "w:body" ? { prefix: xml.slice(0, bodyStart), suffix: xml.slice(m.index), children } : null;
+      if (depth < 1) return container === null && depth === 0 ? found(m.index) : null;
+      if (open < 0) continue;
+      if (depth === level) children.push({ start: childStart, end: MARKUP_RE.lastIndex });
+      if (container !== null && depth === 1) return name === container ? found(m.index) : null;
       continue;
     }
     const selfClosing = m[3] === "/";
@@ -58,16 +64,55 @@ function bodyChildren(xml: string): { prefix: string; suffix: string; children: 
       // mammoth knows the main namespace under any prefix; this cutter looks for "w:" names only
       const ns = /\sxmlns:w\s*=\s*["']([^"']*)["']/.exec(m[0])?.[1];
       if (!ns || !MAIN_NAMESPACES.includes(ns) || selfClosing) return null;
-    } else if (depth === 1 && name === "w:body") {
+      if (container === null) open = MARKUP_RE.lastIndex;
+    } else if (depth === 1 && name === container) {
       if (selfClosing) return null;
-      bodyStart = MARKUP_RE.lastIndex;
-    } else if (depth === 2 && bodyStart >= 0) {
+      open = MARKUP_RE.lastIndex;
+    } else if (depth === level && open >= 0) {
       if (selfClosing) children.push({ start: m.index, end: MARKUP_RE.lastIndex });
       else childStart = m.index;
     }
     if (!selfClosing) depth++;
   }
   return null;
+}
+
+const ID_RE = /^<[^<>]*?\sw:id\s*=\s*["']([^"'<]*)["']/;
+
+/**
+ * A part of footnotes, endnotes or comments cut down to the ones a slice refers to: mammoth reads
+ * every note and comment of the document for each slice, and a long document's notes were as
+ * heavy to hold as its body.
+ */
+export class NotesPart {
+  private constructor(private readonly xml: string, private readonly parts: Children) {}
+
+  static of(xml: string | null): NotesPart | null {
+    const parts = xml === null ? null : childrenOf(xml, null);
+    return parts && new NotesPart(xml!, parts);
+  }
+
+  get length(): number {
+    return this.xml.length;
+  }
+
+  with(ids: Set<string>): string {
+    const kept: string[] = [];
+    for (const c of this.parts.children) {
+      const text = this.xml.slice(c.start, c.end);
+      const id = ID_RE.exec(text)?.[1];
+      if (id !== undefined && ids.has(id)) kept.push(text);
+    }
+    return this.parts.prefix + kept.join("") + this.parts.suffix;
+  }
+}
+
+/** The ids of the notes or comments a slice of the body refers to ("footnote", "endnote", "comment"). */
+export function referencedIds(body: string, kind: "footnote" | "endnote" | "comment"): Set<string> {
+  const ids = new Set<string>();
+  const re = new RegExp(`<w:${kind}Reference\\s[^<>]*?w:id\\s*=\\s*["']([^"'<]*)["']`, "g");
+  for (const m of body.matchAll(re)) ids.add(m[1]!);
+  return ids;
 }
 
 /** Paragraph styles that make a paragraph a list item (named by numbering levels, or holding numbering themselves). */
@@ -121,7 +166,7 @@ function isCutBefore(next: string, prev: string, listStyles: Set<string>): boole
  */
 export function planSlices(xml: string, sliceChars: number, listStyles: Set<string>, maxSliceChars = 4 * sliceChars): SlicePlan | null {
   if (xml.length <= sliceChars) return null;
-  const body = bodyChildren(xml);
+  const body = childrenOf(xml, "w:body");
   if (!body || body.children.length < 2) return null;
   const { children } = body;
   const slices: Array<[number, number]> = [];

@@ -3,7 +3,7 @@ import { stderrLogger } from "../../context.ts";
 import { briefMessage, ConversionError } from "./errors.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { _findPartPaths as findPartPaths } from "mammoth/lib/docx/docx-reader.js";
-import { listStyleIds, planSlices, stitchNotes } from "./docx-slices.ts";
+import { listStyleIds, NotesPart, planSlices, referencedIds, stitchNotes } from "./docx-slices.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
 
 /**
@@ -24,22 +24,30 @@ export async function docxToMarkdown(
     const paths = await findPartPaths(file);
     // an embedded style map can make any element merge into the one before it: such a file is not cut
     const xml = zip.entries.has("mammoth/style-map") ? null : zip.readText(paths.mainDocument);
-    const plan = xml && xml.length > sliceChars
-      ? planSlices(xml, sliceChars, listStyleIds(zip.readText(paths.numbering), zip.readText(paths.styles)), maxSliceChars)
+    if (xml === null) return docxHtml(file);
+    // the notes and comments are read with each slice: they count with the body, and each slice gets only its own
+    const notes = (["footnote", "endnote", "comment"] as const)
+      .map((kind) => ({ kind, name: paths[`${kind}s`], part: NotesPart.of(zip.readText(paths[`${kind}s`])) }));
+    const total = notes.reduce((n, { part }) => n + (part?.length ?? 0), xml.length);
+    const share = xml.length / total;
+    const plan = total > sliceChars
+      ? planSlices(xml, Math.max(1, sliceChars * share), listStyleIds(zip.readText(paths.numbering), zip.readText(paths.styles)), maxSliceChars * share)
       : null;
     if (!plan) return docxHtml(file);
     const bodies: string[] = [];
-    const notes: string[] = [];
+    const lists: string[] = [];
     let refs = 0;
     for (const [start, end] of plan.slices) {
-      const slice = plan.prefix + xml!.slice(start, end) + plan.suffix;
-      const part = stitchNotes(await docxHtml(withPart(file, paths.mainDocument, slice)), refs);
-      bodies.push(part.body);
-      if (part.notes) notes.push(part.notes);
-      refs += part.refs;
+      const body = xml.slice(start, end);
+      const parts = new Map([[paths.mainDocument, plan.prefix + body + plan.suffix]]);
+      for (const { kind, name, part } of notes) if (part) parts.set(name, part.with(referencedIds(body, kind)));
+      const html = stitchNotes(await docxHtml(withParts(file, parts)), refs);
+      bodies.push(html.body);
+      if (html.notes) lists.push(html.notes);
+      refs += html.refs;
       Bun.gc(true);
     }
-    return bodies.join("") + (notes.length ? `<ol>${notes.join("")}</ol>` : "");
+    return bodies.join("") + (lists.length ? `<ol>${lists.join("")}</ol>` : "");
   });
   return htmlToMarkdown(html, limits.maxUncompressedBytes);
 }
@@ -65,9 +73,9 @@ async function mammothCall<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The file with one part's text replaced (a slice of the main document). */
-function withPart(file: MammothFile, name: string, text: string): MammothFile {
-  return { ...file, read: async (n: string, encoding?: string) => (n === name && encoding ? text : file.read(n, encoding)) };
+/** The file with some parts' text replaced (a slice of the main document, the notes it refers to). */
+function withParts(file: MammothFile, parts: Map<string, string>): MammothFile {
+  return { ...file, read: async (n: string, encoding?: string) => (encoding && parts.has(n) ? parts.get(n)! : file.read(n, encoding)) };
 }
 
 /**
