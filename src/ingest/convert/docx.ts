@@ -4,6 +4,7 @@ import { briefMessage, ConversionError } from "./errors.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { _findPartPaths as findPartPaths } from "mammoth/lib/docx/docx-reader.js";
 import { listStyleIds, NotesPart, planSlices, referencedIds, stitchNotes } from "./docx-slices.ts";
+import { TextBudget } from "./text-budget.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
 
 /**
@@ -20,11 +21,19 @@ export async function docxToMarkdown(
   if (!zip.entries.has("word/document.xml")) throw new ConversionError("the DOCX has no word/document.xml part");
   zip.verifyAll();
   const file = mammothFile(zip);
+  // mammoth lists a note under every reference to it, so a few KiB of notes referred to thousands of
+  // times expand into gigabytes: its HTML, of the whole or of all slices, is held to the zip's limit
+  const budget = new TextBudget(limits.maxUncompressedBytes, "the DOCX's content would hold", "a footnote referred to many times over, or the like");
+  const converted = async (f: MammothFile) => {
+    const html = await docxHtml(f);
+    budget.spend(html.length);
+    return html;
+  };
   const html = await mammothCall(async () => {
     const paths = await findPartPaths(file);
     // an embedded style map can make any element merge into the one before it: such a file is not cut
     const xml = zip.entries.has("mammoth/style-map") ? null : zip.readText(paths.mainDocument);
-    if (xml === null) return docxHtml(file);
+    if (xml === null) return converted(file);
     // the notes and comments are read with each slice: they count with the body, and each slice gets only its own
     const notes = (["footnote", "endnote", "comment"] as const)
       .map((kind) => ({ kind, name: paths[`${kind}s`], part: NotesPart.of(zip.readText(paths[`${kind}s`])) }));
@@ -33,7 +42,7 @@ export async function docxToMarkdown(
     const plan = total > sliceChars
       ? planSlices(xml, Math.max(1, sliceChars * share), listStyleIds(zip.readText(paths.numbering), zip.readText(paths.styles)), maxSliceChars * share)
       : null;
-    if (!plan) return docxHtml(file);
+    if (!plan) return converted(file);
     const bodies: string[] = [];
     const lists: string[] = [];
     let refs = 0;
@@ -41,7 +50,7 @@ export async function docxToMarkdown(
       const body = xml.slice(start, end);
       const parts = new Map([[paths.mainDocument, plan.prefix + body + plan.suffix]]);
       for (const { kind, name, part } of notes) if (part) parts.set(name, part.with(referencedIds(body, kind)));
-      const html = stitchNotes(await docxHtml(withParts(file, parts)), refs);
+      const html = stitchNotes(await converted(withParts(file, parts)), refs);
       bodies.push(html.body);
       if (html.notes) lists.push(html.notes);
       refs += html.refs;
