@@ -1,6 +1,6 @@
 // Cutting a long DOCX body into slices that mammoth converts one at a time. mammoth builds the whole
 // document (XML tree, document model, HTML tree) before writing a byte: 200,000 short paragraphs took
-// 2.6 GiB, over the worker's memory limit. Each slice is the same document.xml with only part of the
+// over 2 GiB, past the worker's 1 GiB memory limit. Each slice is the same document.xml with only part of the
 // body's children, and the concatenated HTML is the whole document's HTML when every cut falls where
 // mammoth carries nothing from one paragraph to the next (see isCutBefore); only footnote and endnote
 // numbers, counted per conversion, are stitched afterwards (stitchNotes).

@@ -9,7 +9,8 @@ import { ZipArchive, type ZipLimits } from "./zip.ts";
 
 /**
  * The length of document.xml's text above which its body is converted in slices of about this
- * length (docx-slices.ts). mammoth held about 260 bytes per character of it (2.6 GiB for 10 MB).
+ * length (docx-slices.ts). mammoth held about 150 bytes per character of it (2.1–2.4 GiB for 16 M).
+ * The notes and comments parts count with it: mammoth reads them with every slice.
  */
 export const DOCX_SLICE_CHARS = 1024 * 1024;
 
