@@ -33,15 +33,19 @@ export async function docxToMarkdown(
   const html = await mammothCall(async () => {
     const paths = await findPartPaths(file);
     // an embedded style map can make any element merge into the one before it: such a file is not cut
-    const xml = zip.entries.has("mammoth/style-map") ? null : zip.readText(paths.mainDocument);
-    if (xml === null) return converted(file);
+    if (zip.entries.has("mammoth/style-map")) return converted(file);
+    // read in mammoth's order, so that of two faulty parts the one named is the one it would name
+    const styles = zip.readText(paths.styles);
+    const numbering = zip.readText(paths.numbering);
     // the notes and comments are read with each slice: they count with the body, and each slice gets only its own
     const notes = (["footnote", "endnote", "comment"] as const)
       .map((kind) => ({ kind, name: paths[`${kind}s`], part: NotesPart.of(zip.readText(paths[`${kind}s`])) }));
+    const xml = zip.readText(paths.mainDocument);
+    if (xml === null) return converted(file);
     const total = notes.reduce((n, { part }) => n + (part?.length ?? 0), xml.length);
     const share = xml.length / total;
     const plan = total > sliceChars
-      ? planSlices(xml, Math.max(1, sliceChars * share), listStyleIds(zip.readText(paths.numbering), zip.readText(paths.styles)), maxSliceChars * share)
+      ? planSlices(xml, Math.max(1, sliceChars * share), listStyleIds(numbering, styles), maxSliceChars * share)
       : null;
     if (!plan) return converted(file);
     const bodies: string[] = [];
