@@ -34,6 +34,16 @@ import { byOrgSlices, inList, slices, uuid } from "./lance-filters.ts";
 import { chunkSchema, scanColumns, toArrowTable } from "./lance-rows.ts";
 import { createVectorScan, SCAN_MAX_BYTES, type VectorScan } from "./vector-scan.ts";
 import { FTS_SYNC_MAX_ROWS, refreshDelay } from "./refresh-pace.ts";
+import { rankScoped, TextStats } from "./scoped-bm25.ts";
+
+/**
+ * Text search asks LanceDB's full-text index for this many times `limit` of the caller's best
+ * chunks (at least TEXT_CANDIDATES_MIN), then ranks them again on the organization's own
+ * statistics (scoped-bm25.ts). Which chunks become candidates is still the index's choice, on
+ * the table's shared statistics (README, "Text ranking statistics are the organization's own").
+ */
+export const TEXT_CANDIDATE_FACTOR = 4;
+export const TEXT_CANDIDATES_MIN = 64;
 
 export { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annPartitions, type AnnKind, type AnnSearch };
 
@@ -184,6 +194,37 @@ export async function openLanceIndex(
     scan = copy;
     return true;
   };
+  /**
+   * Per-organization text statistics (scoped-bm25.ts), counted from the table in the write queue
+   * (so no write interleaves with the count) and kept in step by every write after it. Text
+   * searches wait for them: ranking on the shared index's statistics meanwhile would leak.
+   * Queued before the vector copy's load, which vector searches do not wait for.
+   */
+  let stats: TextStats | undefined;
+  const loadStats = async (): Promise<TextStats | undefined> => {
+    stats = undefined;
+    const fresh = new TextStats();
+    for await (const batch of current.table.query().select(["orgId", "text"])) {
+      if (closed) return undefined;
+      const orgs = batch.getChild("orgId")!, texts = batch.getChild("text")!;
+      for (let i = 0; i < batch.numRows; i++) fresh.add(String(orgs.get(i)), String(texts.get(i) ?? ""));
+    }
+    return (stats = fresh);
+  };
+  const queueStatsLoad = () => serial(loadStats).catch((e) => {
+    log?.error("could not count the text statistics of the vector table; text search answers nothing until they are counted (tried again on the next one)", { table: tableName, error: String(e) });
+    return undefined;
+  });
+  let statsLoad: Promise<TextStats | undefined> = queueStatsLoad();
+  /** The statistics, once counted; a failed count is tried again, once for the searches waiting on it. */
+  const textStats = async (): Promise<TextStats | undefined> => {
+    if (stats) return stats;
+    const waited = statsLoad;
+    const got = await waited;
+    if (got || closed) return got;
+    if (statsLoad === waited) statsLoad = queueStatsLoad();
+    return statsLoad;
+  };
   let scanLoad = serial(loadScan).catch(() => false);
   /** Runs a committed write on the copy; a failure leaves it unknown, so it is dropped and loaded again. */
   const mirrored = async <T>(write: () => Promise<T>): Promise<T> => {
@@ -195,8 +236,30 @@ export async function openLanceIndex(
         scan = undefined;
         scanLoad = serial(loadScan).catch(() => false);
       }
+      // The same for the text statistics (a failed write may have committed part of its work).
+      stats = undefined;
+      statsLoad = queueStatsLoad();
       throw e;
     }
+  };
+  /** Rows added: counted in the statistics once LanceDB has committed them. */
+  const countAdded = (records: VectorRecord[]) => {
+    if (stats) for (const r of records) stats.add(r.orgId, r.text);
+  };
+  /**
+   * Deletes the rows `where` matches, after reading their text, which the statistics subtract
+   * once the delete is committed. In the write queue, so the rows read are the rows deleted.
+   */
+  const deleteWhere = async (where: string) => {
+    const gone: [string, string][] = [];
+    if (stats) {
+      for await (const batch of current.table.query().where(where).select(["orgId", "text"])) {
+        const orgs = batch.getChild("orgId")!, texts = batch.getChild("text")!;
+        for (let i = 0; i < batch.numRows; i++) gone.push([String(orgs.get(i)), String(texts.get(i) ?? "")]);
+      }
+    }
+    await current.table.delete(where);
+    if (stats) for (const [org, text] of gone) stats.remove(org, text);
   };
   const mirrorUpsert = (records: VectorRecord[]) => {
     if (scan && !scan.upsert(records)) scan = undefined; // grew past its memory cap: LanceDB answers alone
@@ -346,10 +409,11 @@ export async function openLanceIndex(
         // first ingestion skips the delete, which costs a Lance commit even when nothing matches.
         const stale = batch.filter((b) => !scan || scan.hasDocument(b.orgId, b.documentId));
         for (const [org, docs] of byOrgSlices(stale, (b) => b.documentId)) {
-          await current.table.delete(`orgId = ${uuid(org)} AND documentId IN (${inList(docs)})`);
+          await deleteWhere(`orgId = ${uuid(org)} AND documentId IN (${inList(docs)})`);
           for (const d of docs) scan?.deleteDocument(org, d);
         }
         if (data) await current.table.add(data);
+        countAdded(records);
         mirrorUpsert(records);
         await afterWrite(!!data, records.length);
       });
@@ -362,7 +426,7 @@ export async function openLanceIndex(
   /** Rows of these chunk ids, if any (all of them when the copy is not loaded). */
   const deleteIds = async (orgId: string, ids: string[]) => {
     for (const part of slices(ids.filter((id) => !scan || scan.hasChunk(orgId, id)))) {
-      await current.table.delete(`orgId = ${uuid(orgId)} AND chunkId IN (${inList(part)})`);
+      await deleteWhere(`orgId = ${uuid(orgId)} AND chunkId IN (${inList(part)})`);
       scan?.deleteChunks(orgId, part);
     }
   };
@@ -381,6 +445,7 @@ export async function openLanceIndex(
       return serial(() => mirrored(async () => {
         for (const [org, ids] of byOrgSlices(records, (r) => r.chunkId)) await deleteIds(org, ids);
         await current.table.add(data);
+        countAdded(records);
         mirrorUpsert(records);
         await afterWrite(true, records.length);
       }));
@@ -397,7 +462,7 @@ export async function openLanceIndex(
     deleteDocument(orgId, documentId, generation?: number) {
       const gen = generation === undefined ? "" : ` AND generation = ${Math.trunc(generation)}`;
       return serial(() => mirrored(async () => {
-        await current.table.delete(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`);
+        await deleteWhere(`orgId = ${uuid(orgId)} AND documentId = ${uuid(documentId)}${gen}`);
         scan?.deleteDocument(orgId, documentId, generation === undefined ? undefined : Math.trunc(generation));
         await afterWrite(false);
       }));
@@ -409,7 +474,7 @@ export async function openLanceIndex(
         // The loaded copy knows which documents have rows: those without cost no commit.
         const stale = documentIds.filter((d) => !scan || scan.hasDocument(orgId, d));
         for (const part of slices(stale)) {
-          await current.table.delete(`orgId = ${uuid(orgId)} AND documentId IN (${inList(part)})`);
+          await deleteWhere(`orgId = ${uuid(orgId)} AND documentId IN (${inList(part)})`);
           for (const d of part) scan?.deleteDocument(orgId, d);
         }
         if (stale.length) await afterWrite(false);
@@ -456,9 +521,15 @@ export async function openLanceIndex(
       if (!corpusIds.length || limit <= 0 || !query.trim() || !hasFts) return [];
       if (textLag && (approxRows ??= await reading((t) => t.countRows())) <= FTS_SYNC_MAX_ROWS) await refreshText();
       const where = scope(orgId, corpusIds);
+      const counted = await textStats();
+      if (!counted) return [];
+      // The index only proposes: its scores use the statistics of every organization's rows, so
+      // its best candidates are ranked again on the caller's own (scoped-bm25.ts).
+      const pool = Math.max(limit * TEXT_CANDIDATE_FACTOR, TEXT_CANDIDATES_MIN);
       const rs = await reading((t) =>
-        t.query().fullTextSearch(query, { columns: ["text"] }).where(where).select(["chunkId", "documentId", "corpusId", "_score"]).limit(limit).toArray());
-      return hits(rs, (r) => Number(r._score));
+        t.query().fullTextSearch(query, { columns: ["text"] }).where(where).select(["chunkId", "documentId", "corpusId", "text", "_score"]).limit(pool).toArray());
+      const candidates = rs.map((r) => ({ chunkId: String(r.chunkId), documentId: String(r.documentId), corpusId: String(r.corpusId), text: String(r.text ?? "") }));
+      return rankScoped(query, candidates, counted.of(orgId), limit);
     },
     optimize: () => serial(async () => {
       await annBuild?.catch(() => {});

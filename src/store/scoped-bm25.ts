@@ -1,20 +1,16 @@
 /**
- * BM25 over one caller's own chunks. LanceDB's full-text index scores with statistics of the
- * whole table, which every organization shares (how many chunks hold a word, whoever owns
- * them), so another organization's documents would change which of one's own chunks rank
- * first: a side channel between tenants. The driver therefore asks the index only for the
- * candidates, every chunk of the caller's corpora that holds a query term (the pool), and
- * ranks them here with the index's formula and terms (fts-terms.ts) but statistics of the
- * caller's corpora alone:
+ * BM25 over one organization's own statistics. LanceDB's full-text index scores with statistics
+ * of the whole table, which every organization shares (how many chunks hold a word, whoever
+ * owns them, and their average length), so another organization's documents would change which
+ * of one's own chunks rank first: a side channel between tenants. So the driver (lance.ts)
+ * keeps, per organization, the statistics BM25 needs, in step with its writes (`TextStats`),
+ * asks the index only for candidates and ranks them here with the index's formula and terms
+ * (fts-terms.ts) over those statistics (`rankScoped`).
  *
- *   - document frequency of each term: counted in the pool, which is exact while the pool
- *     holds every match;
- *   - number of chunks: the rows of the caller's corpora;
- *   - average length: over the pool. The index averages over every chunk; the corpora's own
- *     average would need every chunk's terms on each query, and the pool's is of the same order.
- *
- * Equal scores are ordered by chunk id, not by the index's order, which comes from the shared
- * statistics.
+ * The statistics are of every row the organization has in the table: all its corpora, not only
+ * the ones asked, and rows SQLite already calls deleted until their index delete has run (a
+ * corpus delete marks its rows in the background; a superseded generation is removed once its
+ * replacement is written). That is the organization's own data only.
  */
 import { forEachTerm, ftsTerms } from "./fts-terms.ts";
 
@@ -22,90 +18,112 @@ import { forEachTerm, ftsTerms } from "./fts-terms.ts";
 const K1 = 1.2;
 const B = 0.75;
 
-/** A chunk's distinct terms with their counts, and its length in terms. */
-export interface ChunkTerms { length: number; terms: string[]; counts: Uint16Array }
+/** What BM25 needs of an organization's rows. */
+export interface OrgTextStats {
+  /** Rows (chunks). */
+  readonly rows: number;
+  /** Terms over all rows, repeats counted: rows / this is the average length. */
+  readonly length: number;
+  /** Rows holding the term. */
+  df(term: string): number;
+}
 
-export function chunkTerms(text: string): ChunkTerms {
-  const byTerm = new Map<string, number>();
-  let length = 0;
-  forEachTerm(text, (t) => {
-    length++;
-    byTerm.set(t, (byTerm.get(t) ?? 0) + 1);
-  });
-  return { length, terms: [...byTerm.keys()], counts: Uint16Array.from(byTerm.values(), (c) => Math.min(c, 65535)) };
+const NONE: OrgTextStats = { rows: 0, length: 0, df: () => 0 };
+
+class OrgCounts implements OrgTextStats {
+  rows = 0;
+  length = 0;
+  readonly counts = new Map<string, number>();
+  df(term: string): number {
+    return this.counts.get(term) ?? 0;
+  }
 }
 
 /**
- * Terms of recently ranked chunks, so that a query reads and splits only the chunks it has not
- * seen: splitting a few thousand chunks' text costs tens of milliseconds. A chunk's text only
- * changes by writing its id again, which forgets it; an entry read while any write ran is not
- * kept, since it may predate the write. Oldest entries go first past `max`.
+ * Per-organization row count, total length and document frequency of every term, for one
+ * table. The driver calls add() for every row it commits and remove() with the text of every
+ * row it deletes; nothing here is shared between organizations.
  */
-export class ChunkTermCache {
-  private entries = new Map<string, ChunkTerms>();
-  /** Bumped by every write: a search keeps what it read only if none ran meanwhile. */
-  epoch = 0;
-  constructor(private readonly max: number) {}
-  get(chunkId: string): ChunkTerms | undefined {
-    return this.entries.get(chunkId);
+export class TextStats {
+  private readonly orgs = new Map<string, OrgCounts>();
+  private readonly seen = new Set<string>();
+
+  add(orgId: string, text: string): void {
+    this.apply(orgId, text, 1);
   }
-  put(chunkId: string, terms: ChunkTerms, epoch: number): void {
-    if (epoch !== this.epoch) return;
-    this.entries.delete(chunkId);
-    this.entries.set(chunkId, terms);
-    if (this.entries.size > this.max) for (const k of this.entries.keys()) {
-      this.entries.delete(k);
-      if (this.entries.size <= this.max * 0.9) break;
+
+  remove(orgId: string, text: string): void {
+    this.apply(orgId, text, -1);
+  }
+
+  of(orgId: string): OrgTextStats {
+    return this.orgs.get(orgId) ?? NONE;
+  }
+
+  /** Distinct terms kept, over all organizations (a term two hold counts twice). */
+  get terms(): number {
+    let n = 0;
+    for (const o of this.orgs.values()) n += o.counts.size;
+    return n;
+  }
+
+  private apply(orgId: string, text: string, sign: 1 | -1): void {
+    let o = this.orgs.get(orgId);
+    if (!o) {
+      if (sign < 0) return;
+      this.orgs.set(orgId, (o = new OrgCounts()));
     }
-  }
-  /** After a committed write; `chunkIds` are the ids written again (whose text may have changed). */
-  written(chunkIds: Iterable<string> = []): void {
-    this.epoch++;
-    for (const id of chunkIds) this.entries.delete(id);
-  }
-  get size(): number {
-    return this.entries.size;
+    const seen = this.seen;
+    seen.clear();
+    let length = 0;
+    forEachTerm(text, (t) => {
+      length++;
+      seen.add(t);
+    });
+    o.rows += sign;
+    o.length += sign * length;
+    for (const t of seen) {
+      const d = (o.counts.get(t) ?? 0) + sign;
+      if (d > 0) o.counts.set(t, d);
+      else o.counts.delete(t);
+    }
+    seen.clear();
+    if (o.rows <= 0) this.orgs.delete(orgId);
   }
 }
 
-export interface PoolRow { chunkId: string; documentId: string; corpusId: string; terms: ChunkTerms }
+export interface Candidate { chunkId: string; documentId: string; corpusId: string; text: string }
 export interface ScoredRow { chunkId: string; documentId: string; corpusId: string; score: number }
 
-/** The pool ranked for `query` by BM25 over the caller's statistics, best first. */
-export function rankScoped(query: string, pool: PoolRow[], scopeRows: number, limit: number): ScoredRow[] {
+/** The candidates ranked for `query` by BM25 over `stats`, best first; equal scores by chunk id. */
+export function rankScoped(query: string, candidates: Candidate[], stats: OrgTextStats, limit: number): ScoredRow[] {
   const queryTerms = ftsTerms(query);
-  if (!queryTerms.length || !pool.length) return [];
+  if (!queryTerms.length || !candidates.length) return [];
   const asked = new Map<string, number>();
   for (const t of queryTerms) if (!asked.has(t)) asked.set(t, asked.size);
   // A term asked twice counts twice, as the index counts it.
   const weight = new Float64Array(asked.size);
   for (const t of queryTerms) weight[asked.get(t)!]!++;
-  const df = new Float64Array(asked.size);
-  const found: Int32Array[] = [];
-  let total = 0;
-  for (const row of pool) {
-    const f = new Int32Array(asked.size);
-    const { terms, counts } = row.terms;
-    for (let j = 0; j < terms.length; j++) {
-      const q = asked.get(terms[j]!);
-      if (q !== undefined) {
-        f[q] = counts[j]!;
-        df[q]!++;
-      }
-    }
-    found.push(f);
-    total += row.terms.length;
-  }
-  // A write between counting the rows and reading the pool must not make the count too small.
-  const n = Math.max(scopeRows, pool.length);
-  const avgLength = total / pool.length || 1;
-  const idf = Array.from(df, (d) => Math.log((n - d + 0.5) / (d + 0.5) + 1));
-  const scored: ScoredRow[] = pool.map((row, i) => {
-    const norm = K1 * (1 - B + (B * row.terms.length) / avgLength);
+  // A candidate committed after the statistics were read must not leave them short of it.
+  const n = Math.max(stats.rows, candidates.length);
+  const avgLength = stats.rows > 0 && stats.length > 0 ? stats.length / stats.rows : 1;
+  const idf = Array.from(asked.keys(), (t) => {
+    const d = Math.min(stats.df(t), n);
+    return Math.log((n - d + 0.5) / (d + 0.5) + 1);
+  });
+  const f = new Int32Array(asked.size);
+  const scored: ScoredRow[] = candidates.map((c) => {
+    f.fill(0);
+    let length = 0;
+    forEachTerm(c.text, (t) => {
+      length++;
+      const q = asked.get(t);
+      if (q !== undefined) f[q]!++;
+    });
+    const norm = K1 * (1 - B + (B * length) / avgLength);
     let score = 0;
-    const f = found[i]!;
     for (let q = 0; q < f.length; q++) if (f[q]) score += weight[q]! * idf[q]! * ((f[q]! * (K1 + 1)) / (f[q]! + norm));
-    return { chunkId: row.chunkId, documentId: row.documentId, corpusId: row.corpusId, score };
+    return { chunkId: c.chunkId, documentId: c.documentId, corpusId: c.corpusId, score };
   });
   scored.sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0));
   return scored.slice(0, limit);

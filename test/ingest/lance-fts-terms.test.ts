@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ftsTerms } from "../../src/store/fts-terms.ts";
-import { chunkTerms, rankScoped } from "../../src/store/scoped-bm25.ts";
+import { rankScoped, TextStats } from "../../src/store/scoped-bm25.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kbqa-fts-terms-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,8 +54,10 @@ test("with every row a match, the scores are the index's", async () => {
   await t.createIndex("text", { config: lancedb.Index.fts() });
   for (const query of ["claims reimbursed", "claim claim running", "reimbursement policy"]) {
     const rs = await t.query().fullTextSearch(query, { columns: ["text"] }).select(["id", "_score"]).limit(10).toArray();
-    const pool = texts.map((text, id) => ({ chunkId: String(id), documentId: "d", corpusId: "c", terms: chunkTerms(text) }));
-    const ranked = rankScoped(query, pool, texts.length, 10).filter((r) => r.score > 0);
+    const stats = new TextStats();
+    for (const text of texts) stats.add("org", text);
+    const pool = texts.map((text, id) => ({ chunkId: String(id), documentId: "d", corpusId: "c", text }));
+    const ranked = rankScoped(query, pool, stats.of("org"), 10).filter((r) => r.score > 0);
     const index = new Map(rs.map((r) => [String(r.id), Number(r._score)]));
     expect(ranked.map((r) => r.chunkId).sort()).toEqual([...index.keys()].sort());
     for (const r of ranked) expect(r.score).toBeCloseTo(index.get(r.chunkId)!, 4);
