@@ -78,6 +78,8 @@ export interface LanceIndex extends VectorIndex {
   ensureVectorIndex(minRows?: number, kind?: AnnKind): Promise<boolean>;
   /** Resolves once the in-memory copy of the vectors is loaded; false where it is unavailable. */
   vectorCopyReady(): Promise<boolean>;
+  /** Resolves once the organizations' text statistics are counted (text search ranks on them); false if the count failed. */
+  textStatsReady(): Promise<boolean>;
   searchVector(orgId: string, corpusIds: string[], vector: Float32Array, limit: number, opts?: VectorSearchOptions): Promise<VectorHit[]>;
 }
 
@@ -196,11 +198,14 @@ export async function openLanceIndex(
   };
   /**
    * Per-organization text statistics (scoped-bm25.ts), counted from the table in the write queue
-   * (so no write interleaves with the count) and kept in step by every write after it. Text
-   * searches wait for them: ranking on the shared index's statistics meanwhile would leak.
-   * Queued before the vector copy's load, which vector searches do not wait for.
+   * (so no write interleaves with the count) and kept in step by every write after it. Until
+   * they are counted (seconds at 100,000 rows, README), text search ranks its candidates on the
+   * candidates' own statistics: approximate, but never the shared index's. Queued before the
+   * vector copy's load.
    */
   let stats: TextStats | undefined;
+  /** The last count failed: the next text search queues another. */
+  let statsFailed = false;
   const loadStats = async (): Promise<TextStats | undefined> => {
     stats = undefined;
     const fresh = new TextStats();
@@ -211,20 +216,15 @@ export async function openLanceIndex(
     }
     return (stats = fresh);
   };
-  const queueStatsLoad = () => serial(loadStats).catch((e) => {
-    log?.error("could not count the text statistics of the vector table; text search answers nothing until they are counted (tried again on the next one)", { table: tableName, error: String(e) });
-    return undefined;
-  });
-  let statsLoad: Promise<TextStats | undefined> = queueStatsLoad();
-  /** The statistics, once counted; a failed count is tried again, once for the searches waiting on it. */
-  const textStats = async (): Promise<TextStats | undefined> => {
-    if (stats) return stats;
-    const waited = statsLoad;
-    const got = await waited;
-    if (got || closed) return got;
-    if (statsLoad === waited) statsLoad = queueStatsLoad();
-    return statsLoad;
+  const queueStatsLoad = () => {
+    statsFailed = false;
+    return serial(loadStats).catch((e) => {
+      log?.error("could not count the text statistics of the vector table; text search ranks on its candidates' statistics until they are counted (tried again on the next search)", { table: tableName, error: String(e) });
+      statsFailed = !closed;
+      return undefined;
+    });
   };
+  let statsLoad: Promise<TextStats | undefined> = queueStatsLoad();
   let scanLoad = serial(loadScan).catch(() => false);
   /** Runs a committed write on the copy; a failure leaves it unknown, so it is dropped and loaded again. */
   const mirrored = async <T>(write: () => Promise<T>): Promise<T> => {
@@ -241,6 +241,12 @@ export async function openLanceIndex(
       statsLoad = queueStatsLoad();
       throw e;
     }
+  };
+  /** Statistics of the candidates alone, while the organization's are being counted. */
+  const candidateStats = (candidates: { text: string }[]) => {
+    const own = new TextStats();
+    for (const c of candidates) own.add("", c.text);
+    return own.of("");
   };
   /** Rows added: counted in the statistics once LanceDB has committed them. */
   const countAdded = (records: VectorRecord[]) => {
@@ -521,15 +527,14 @@ export async function openLanceIndex(
       if (!corpusIds.length || limit <= 0 || !query.trim() || !hasFts) return [];
       if (textLag && (approxRows ??= await reading((t) => t.countRows())) <= FTS_SYNC_MAX_ROWS) await refreshText();
       const where = scope(orgId, corpusIds);
-      const counted = await textStats();
-      if (!counted) return [];
+      if (!stats && statsFailed) statsLoad = queueStatsLoad();
       // The index only proposes: its scores use the statistics of every organization's rows, so
       // its best candidates are ranked again on the caller's own (scoped-bm25.ts).
       const pool = Math.max(limit * TEXT_CANDIDATE_FACTOR, TEXT_CANDIDATES_MIN);
       const rs = await reading((t) =>
         t.query().fullTextSearch(query, { columns: ["text"] }).where(where).select(["chunkId", "documentId", "corpusId", "text", "_score"]).limit(pool).toArray());
       const candidates = rs.map((r) => ({ chunkId: String(r.chunkId), documentId: String(r.documentId), corpusId: String(r.corpusId), text: String(r.text ?? "") }));
-      return rankScoped(query, candidates, counted.of(orgId), limit);
+      return rankScoped(query, candidates, stats?.of(orgId) ?? candidateStats(candidates), limit);
     },
     optimize: () => serial(async () => {
       await annBuild?.catch(() => {});
@@ -541,6 +546,7 @@ export async function openLanceIndex(
       return ensuring;
     },
     vectorCopyReady: () => scanLoad,
+    textStatsReady: () => statsLoad.then((s) => !!s),
     async close() {
       if (closed) return;
       closed = true;

@@ -115,6 +115,7 @@ export function createSwitchingIndex(o: {
     optimize: () => everyTable((ix) => ix.optimize()),
     ensureVectorIndex: (minRows) => track(active, active.index.ensureVectorIndex(minRows)),
     vectorCopyReady: () => track(active, active.index.vectorCopyReady()),
+    textStatsReady: () => track(active, active.index.textStatsReady()),
     queryEmbedder(): Embedder {
       const slot = active.embedder ? active : configuredSlot();
       const e = slot.embedder!;
