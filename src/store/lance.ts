@@ -34,7 +34,9 @@ import { byOrgSlices, inList, slices, uuid } from "./lance-filters.ts";
 import { chunkSchema, scanColumns, toArrowTable } from "./lance-rows.ts";
 import { createVectorScan, SCAN_MAX_BYTES, type VectorScan } from "./vector-scan.ts";
 import { FTS_SYNC_MAX_ROWS, refreshDelay } from "./refresh-pace.ts";
-import { rankScoped, TextStats } from "./scoped-bm25.ts";
+import { rankScoped, TextStats, type SavedTextStats } from "./scoped-bm25.ts";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 
 /**
  * Text search asks LanceDB's full-text index for this many times `limit` of the caller's best
@@ -44,6 +46,14 @@ import { rankScoped, TextStats } from "./scoped-bm25.ts";
  */
 export const TEXT_CANDIDATE_FACTOR = 4;
 export const TEXT_CANDIDATES_MIN = 64;
+
+/**
+ * Where a clean close leaves the table's text statistics, with the table version they describe.
+ * The next open takes them, and removes the file, if the table is still at that version; else
+ * (a crash, a write by anything else) they are counted from the table again.
+ */
+export const textStatsFile = (dir: string, tableName: string) => join(dir, `${tableName}.text-stats.json`);
+interface TextStatsSnapshot { table: string; version: number; stats: SavedTextStats }
 
 export { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annPartitions, type AnnKind, type AnnSearch };
 
@@ -127,6 +137,7 @@ export async function dropLanceTable(dir: string, name: string): Promise<void> {
   const conn = await lancedb.connect(dir);
   try {
     if ((await conn.tableNames()).includes(name)) await conn.dropTable(name);
+    await rm(textStatsFile(dir, name), { force: true });
   } finally {
     conn.close();
   }
@@ -208,6 +219,8 @@ export async function openLanceIndex(
   let statsFailed = false;
   const loadStats = async (): Promise<TextStats | undefined> => {
     stats = undefined;
+    const saved = await takeSnapshot();
+    if (saved) return (stats = saved);
     const fresh = new TextStats();
     for await (const batch of current.table.query().select(["orgId", "text"])) {
       if (closed) return undefined;
@@ -215,6 +228,38 @@ export async function openLanceIndex(
       for (let i = 0; i < batch.numRows; i++) fresh.add(String(orgs.get(i)), String(texts.get(i) ?? ""));
     }
     return (stats = fresh);
+  };
+  /** The statistics a clean close saved, if they still describe the table; the file is used once. */
+  const takeSnapshot = async (): Promise<TextStats | undefined> => {
+    const file = textStatsFile(dir, tableName);
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch {
+      return undefined;
+    }
+    await rm(file, { force: true });
+    try {
+      const snap = JSON.parse(text) as TextStatsSnapshot;
+      if (snap.table !== tableName || snap.version !== (await current.table.version())) return undefined;
+      return TextStats.fromJSON(snap.stats);
+    } catch (e) {
+      log?.info("the saved text statistics could not be read; counting them from the table", { table: tableName, error: String(e) });
+      return undefined;
+    }
+  };
+  /** After the last write: the next open of an unchanged table takes these instead of counting. */
+  const saveSnapshot = async () => {
+    if (!stats) return;
+    const file = textStatsFile(dir, tableName);
+    try {
+      const snap: TextStatsSnapshot = { table: tableName, version: await current.table.version(), stats: stats.toJSON() };
+      await writeFile(file + ".tmp", JSON.stringify(snap));
+      await rename(file + ".tmp", file);
+    } catch (e) {
+      log?.info("could not save the text statistics; the next start counts them from the table", { table: tableName, error: String(e) });
+      await rm(file + ".tmp", { force: true }).catch(() => {});
+    }
   };
   const queueStatsLoad = () => {
     statsFailed = false;
@@ -553,6 +598,7 @@ export async function openLanceIndex(
       // A paced refresh can be minutes away on a big table: it must not keep the process alive.
       if (settle) clearTimeout(settle);
       await queue;
+      await saveSnapshot();
       scan = undefined;
       await annBuild?.catch(() => {});
       retire(current);

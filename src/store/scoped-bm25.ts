@@ -60,6 +60,25 @@ export class TextStats {
     return this.orgs.get(orgId) ?? NONE;
   }
 
+  /** Every organization's counts, for a snapshot (lance.ts saves one on a clean close). */
+  toJSON(): SavedTextStats {
+    return {
+      orgs: [...this.orgs].map(([orgId, o]) => ({ orgId, rows: o.rows, length: o.length, terms: [...o.counts.keys()], df: [...o.counts.values()] })),
+    };
+  }
+
+  static fromJSON(saved: SavedTextStats): TextStats {
+    const stats = new TextStats();
+    for (const s of saved.orgs) {
+      const o = new OrgCounts();
+      o.rows = s.rows;
+      o.length = s.length;
+      s.terms.forEach((t, i) => o.counts.set(t, s.df[i]!));
+      stats.orgs.set(s.orgId, o);
+    }
+    return stats;
+  }
+
   /** Distinct terms kept, over all organizations (a term two hold counts twice). */
   get terms(): number {
     let n = 0;
@@ -90,6 +109,10 @@ export class TextStats {
     seen.clear();
     if (o.rows <= 0) this.orgs.delete(orgId);
   }
+}
+
+export interface SavedTextStats {
+  orgs: { orgId: string; rows: number; length: number; terms: string[]; df: number[] }[];
 }
 
 export interface Candidate { chunkId: string; documentId: string; corpusId: string; text: string }
