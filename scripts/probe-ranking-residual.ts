@@ -13,15 +13,16 @@
  * are B's rarest): the adversarial case, where the shared statistics differ most from B's own.
  * For each of B's queries (6 random Zipf words; 12 consecutive words of a chunk of B) at the
  * retrieval step's depth for topK 8 (limit 32), it compares B's result with A present against B's
- * result alone: for the driver (rescored) and, as the previous behaviour, LanceDB's own ranking
- * (the same filtered full-text query, read straight from the table).
+ * result alone: for the driver (rescored) with candidate pools of 32 to 256 (the default is
+ * max(2 × limit, 64) = 64) and, as the previous behaviour, LanceDB's own ranking (the same
+ * filtered full-text query, read straight from the table).
  */
 import * as lancedb from "@lancedb/lancedb";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { openLanceIndex, type LanceIndex } from "../src/store/lance.ts";
+import { openLanceIndex, TEXT_CANDIDATE_FACTOR, TEXT_CANDIDATES_MIN, type LanceIndex } from "../src/store/lance.ts";
 import { newId } from "../src/store/ids.ts";
 import type { VectorRecord } from "../src/store/vector.ts";
 import { mulberry32 } from "../test/helpers/seeded.ts";
@@ -75,15 +76,17 @@ const shared = await fill("shared", [aRows, bRows]);
 const where = `orgId = '${orgB}' AND corpusId IN ('${corpusB}')`;
 const raw = async (t: lancedb.Table, q: string) =>
   (await t.query().fullTextSearch(q, { columns: ["text"] }).where(where).select(["chunkId", "_score"]).limit(LIMIT).toArray()).map((r) => String(r.chunkId));
-const driver = async (idx: LanceIndex, q: string) => (await idx.searchText(orgB, [corpusB], q, LIMIT)).map((h) => h.chunkId);
+const driver = async (idx: LanceIndex, q: string, candidates?: number) => (await idx.searchText(orgB, [corpusB], q, LIMIT, { candidates })).map((h) => h.chunkId);
 
 console.log(`B: ${NB.toLocaleString("en")} chunks; A: ${NA.toLocaleString("en")} chunks, words skewed the other way; limit ${LIMIT}, ${Q} queries per set`);
 console.log(`| query set | ranking | top ${TOP} differs (order) | top ${TOP} differs (set) | top ${LIMIT} differs (set) | B's top-${TOP} chunks lost |\n|---|---|---|---|---|---|`);
 for (const [set, qs] of Object.entries(queries)) {
-  for (const [label, run] of [
-    ["driver (own statistics)", (x: typeof alone, q: string) => driver(x.idx, q)],
-    ["LanceDB alone (previous)", (x: typeof alone, q: string) => raw(x.table, q)],
-  ] as const) {
+  const runs: [string, (x: typeof alone, q: string) => Promise<string[]>][] = [
+    ["LanceDB alone (previous)", (x, q) => raw(x.table, q)],
+    ...[32, 64, 128, 256].map((c): [string, (x: typeof alone, q: string) => Promise<string[]>] =>
+      [`driver, ${c} candidates${c === Math.max(LIMIT * TEXT_CANDIDATE_FACTOR, TEXT_CANDIDATES_MIN) ? " (default)" : ""}`, (x, q) => driver(x.idx, q, c)]),
+  ];
+  for (const [label, run] of runs) {
     let order = 0, set8 = 0, setAll = 0, lost = 0, total = 0;
     for (const q of qs) {
       const [x, y] = [await run(alone, q), await run(shared, q)];

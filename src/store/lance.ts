@@ -43,8 +43,11 @@ import { join } from "node:path";
  * chunks (at least TEXT_CANDIDATES_MIN), then ranks them again on the organization's own
  * statistics (scoped-bm25.ts). Which chunks become candidates is still the index's choice, on
  * the table's shared statistics (README, "Text ranking statistics are the organization's own").
+ * Twice rather than four times: the residual measured by probe-ranking-residual.ts falls by
+ * about four with twice the candidates, but each candidate's text is read and split per query
+ * (128 candidates cost about 3 ms more than 64 at 100,000 chunks).
  */
-export const TEXT_CANDIDATE_FACTOR = 4;
+export const TEXT_CANDIDATE_FACTOR = 2;
 export const TEXT_CANDIDATES_MIN = 64;
 
 /**
@@ -63,6 +66,12 @@ export interface VectorSearchOptions {
   exact?: boolean;
   /** LanceDB's approximate index (when built) with these settings instead of the in-memory copy (comparisons, sweeps). */
   ann?: Partial<AnnSearch>;
+}
+
+/** Options of one text search beyond the port's; probe-ranking-residual.ts compares candidate pools with them. */
+export interface TextSearchOptions {
+  /** Candidates asked of the full-text index, instead of max(limit × TEXT_CANDIDATE_FACTOR, TEXT_CANDIDATES_MIN). */
+  candidates?: number;
 }
 
 export function tableNameFor(embedderId: string): string {
@@ -91,6 +100,7 @@ export interface LanceIndex extends VectorIndex {
   /** Resolves once the organizations' text statistics are counted (text search ranks on them); false if the count failed. */
   textStatsReady(): Promise<boolean>;
   searchVector(orgId: string, corpusIds: string[], vector: Float32Array, limit: number, opts?: VectorSearchOptions): Promise<VectorHit[]>;
+  searchText(orgId: string, corpusIds: string[], query: string, limit: number, opts?: TextSearchOptions): Promise<VectorHit[]>;
 }
 
 /** The columns the in-memory copy is loaded from. */
@@ -568,14 +578,14 @@ export async function openLanceIndex(
       });
       return hits(rs, (r) => 1 - Number(r._distance));
     },
-    async searchText(orgId, corpusIds, query, limit) {
+    async searchText(orgId, corpusIds, query, limit, opts: TextSearchOptions = {}) {
       if (!corpusIds.length || limit <= 0 || !query.trim() || !hasFts) return [];
       if (textLag && (approxRows ??= await reading((t) => t.countRows())) <= FTS_SYNC_MAX_ROWS) await refreshText();
       const where = scope(orgId, corpusIds);
       if (!stats && statsFailed) statsLoad = queueStatsLoad();
       // The index only proposes: its scores use the statistics of every organization's rows, so
       // its best candidates are ranked again on the caller's own (scoped-bm25.ts).
-      const pool = Math.max(limit * TEXT_CANDIDATE_FACTOR, TEXT_CANDIDATES_MIN);
+      const pool = Math.max(limit, opts.candidates ?? Math.max(limit * TEXT_CANDIDATE_FACTOR, TEXT_CANDIDATES_MIN));
       const rs = await reading((t) =>
         t.query().fullTextSearch(query, { columns: ["text"] }).where(where).select(["chunkId", "documentId", "corpusId", "text", "_score"]).limit(pool).toArray());
       const candidates = rs.map((r) => ({ chunkId: String(r.chunkId), documentId: String(r.documentId), corpusId: String(r.corpusId), text: String(r.text ?? "") }));

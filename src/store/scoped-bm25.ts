@@ -135,10 +135,15 @@ export function rankScoped(query: string, candidates: Candidate[], stats: OrgTex
     return Math.log((n - d + 0.5) / (d + 0.5) + 1);
   });
   const f = new Int32Array(asked.size);
+  // Terms come from one cache, so a query's few terms are found fastest by identity, in a list.
+  const few = asked.size <= 12 ? [...asked.keys()] : undefined;
   const scored: ScoredRow[] = candidates.map((c) => {
     f.fill(0);
     let length = 0;
-    forEachTerm(c.text, (t) => {
+    forEachTerm(c.text, few ? (t) => {
+      length++;
+      for (let q = 0; q < few.length; q++) if (few[q] === t) { f[q]!++; break; }
+    } : (t) => {
       length++;
       const q = asked.get(t);
       if (q !== undefined) f[q]!++;
