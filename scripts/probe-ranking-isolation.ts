@@ -1,9 +1,11 @@
 /**
- * Probe of a known cross-organization side channel (README, "Another organization's resource").
- * Text ranking (BM25) reads the statistics of the LanceDB table every organization shares: how
- * many chunks hold a word, whoever owns them. Rows are filtered to the caller's corpora, so no
- * foreign text is ever returned, but which of its own chunks an organization gets cited can
- * depend on the words of other organizations' documents.
+ * Probe of a cross-organization side channel (README, "Text ranking statistics are the
+ * organization's own"). LanceDB's full-text index scores with the statistics of the table every
+ * organization shares: how many chunks hold a word, whoever owns them. Rows are filtered to the
+ * caller's corpora, so no foreign text is ever returned, but ranked on those statistics, which
+ * of its own chunks an organization gets cited would depend on the words of other
+ * organizations' documents. The driver ranks the index's candidates again on the caller's own
+ * statistics; what is left through the choice of candidates: scripts/probe-ranking-residual.ts.
  *
  *   bun scripts/probe-ranking-isolation.ts      (exit 0: no influence seen; 1: it is there)
  *
