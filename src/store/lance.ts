@@ -14,6 +14,12 @@
  * FTS_SYNC_MAX_ROWS rows, before a text search that would otherwise see rows the index has not
  * folded in (see FTS_SYNC_MAX_ROWS for why).
  *
+ * Text ranking: the index's BM25 scores use statistics of the whole table, every organization's
+ * rows, so searchText only takes its best candidates and ranks them again on statistics kept per
+ * organization (scoped-bm25.ts): counted from the table in the write queue right after opening
+ * (or taken from the file a clean close saved), then updated by every write, a delete reading
+ * the text of the rows it removes first.
+ *
  * Every search filters by organization and corpus. The filter runs BEFORE the search (prefilter:
  * a small tenant in a big table still gets its topK), so bitmap indexes on orgId and corpusId
  * keep it from scanning both string columns of every row on each query (scalarIndexes()).
@@ -219,10 +225,10 @@ export async function openLanceIndex(
   };
   /**
    * Per-organization text statistics (scoped-bm25.ts), counted from the table in the write queue
-   * (so no write interleaves with the count) and kept in step by every write after it. Until
-   * they are counted (seconds at 100,000 rows, README), text search ranks its candidates on the
-   * candidates' own statistics: approximate, but never the shared index's. Queued before the
-   * vector copy's load.
+   * (so no write interleaves with the count), or taken from the file a clean close saved, and
+   * kept in step by every write after that. Until then (about 11 s at 100,000 rows when counted,
+   * README), text search ranks its candidates on the candidates' own statistics: approximate,
+   * but never the shared index's. Queued before the vector copy's load.
    */
   let stats: TextStats | undefined;
   /** The last count failed: the next text search queues another. */
