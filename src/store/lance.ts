@@ -40,6 +40,7 @@ import { byOrgSlices, inList, slices, uuid } from "./lance-filters.ts";
 import { chunkSchema, scanColumns, toArrowTable } from "./lance-rows.ts";
 import { createVectorScan, SCAN_MAX_BYTES, type VectorScan } from "./vector-scan.ts";
 import { FTS_SYNC_MAX_ROWS, refreshDelay } from "./refresh-pace.ts";
+import { nextTurn } from "./drain-loop.ts";
 import { rankScoped, TextStats, type SavedTextStats } from "./scoped-bm25.ts";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -55,6 +56,24 @@ import { join } from "node:path";
  */
 export const TEXT_CANDIDATE_FACTOR = 2;
 export const TEXT_CANDIDATES_MIN = 64;
+
+/**
+ * Runs `each(0..n-1)`, waiting for a later turn of the event loop whenever a slice has taken
+ * STATS_SLICE_MS. Splitting text into terms is JavaScript on the server's thread: the 4,000 rows of
+ * a 38 MB document took about a second, which in one go held every request that long when they
+ * were written, replaced or counted at open (test/ingest/lance-text-stats-yields.test.ts).
+ */
+const STATS_SLICE_MS = 10;
+async function inTurns(n: number, each: (i: number) => void): Promise<void> {
+  let since = performance.now();
+  for (let i = 0; i < n; i++) {
+    each(i);
+    if (performance.now() - since >= STATS_SLICE_MS) {
+      await nextTurn();
+      since = performance.now();
+    }
+  }
+}
 
 /**
  * Where a clean close leaves the table's text statistics, with the table version they describe.
@@ -241,7 +260,7 @@ export async function openLanceIndex(
     for await (const batch of current.table.query().select(["orgId", "text"])) {
       if (closed) return undefined;
       const orgs = batch.getChild("orgId")!, texts = batch.getChild("text")!;
-      for (let i = 0; i < batch.numRows; i++) fresh.add(String(orgs.get(i)), String(texts.get(i) ?? ""));
+      await inTurns(batch.numRows, (i) => fresh.add(String(orgs.get(i)), String(texts.get(i) ?? "")));
     }
     return (stats = fresh);
   };
@@ -310,8 +329,9 @@ export async function openLanceIndex(
     return own.of("");
   };
   /** Rows added: counted in the statistics once LanceDB has committed them. */
-  const countAdded = (records: VectorRecord[]) => {
-    if (stats) for (const r of records) stats.add(r.orgId, r.text);
+  const countAdded = async (records: VectorRecord[]) => {
+    const s = stats;
+    if (s) await inTurns(records.length, (i) => s.add(records[i]!.orgId, records[i]!.text));
   };
   /**
    * Deletes the rows `where` matches, after reading their text, which the statistics subtract
@@ -326,7 +346,8 @@ export async function openLanceIndex(
       }
     }
     await current.table.delete(where);
-    if (stats) for (const [org, text] of gone) stats.remove(org, text);
+    const s = stats;
+    if (s) await inTurns(gone.length, (i) => s.remove(gone[i]![0], gone[i]![1]));
   };
   const mirrorUpsert = (records: VectorRecord[]) => {
     if (scan && !scan.upsert(records)) scan = undefined; // grew past its memory cap: LanceDB answers alone
@@ -480,7 +501,7 @@ export async function openLanceIndex(
           for (const d of docs) scan?.deleteDocument(org, d);
         }
         if (data) await current.table.add(data);
-        countAdded(records);
+        await countAdded(records);
         mirrorUpsert(records);
         await afterWrite(!!data, records.length);
       });
@@ -512,7 +533,7 @@ export async function openLanceIndex(
       return serial(() => mirrored(async () => {
         for (const [org, ids] of byOrgSlices(records, (r) => r.chunkId)) await deleteIds(org, ids);
         await current.table.add(data);
-        countAdded(records);
+        await countAdded(records);
         mirrorUpsert(records);
         await afterWrite(true, records.length);
       }));
