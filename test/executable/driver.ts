@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { exportSPKI, generateKeyPair, SignJWT } from "jose";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import { docx } from "../convert/fixtures.ts";
 
 export const FACT_QUESTION = "What colour is the Skerryvore lighthouse painted?";
 const PAGES = [
@@ -120,6 +121,27 @@ export async function roundTrip(work: string): Promise<Record<string, unknown>> 
       return d.status === "READY" && d;
     }, "document READY", 180_000);
     report.document = { status: doc.status, nbPages: doc.nbPages };
+
+    // A DOCX goes through mammoth, which the conversion also reaches by an internal module path
+    // (convert/docx.ts): the bundle must carry it.
+    // (In a corpus of its own, so that the question below can only cite the PDF.)
+    const wordCorpus = await api("POST", "/v1/corpus/", { name: "roundtrip docx" });
+    const word = await api("POST", "/v1/doc/init", {
+      corpusId: wordCorpus.id, filename: "report.docx", contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    });
+    const wordUrl = String(word.uploadUrl).startsWith("http") ? word.uploadUrl : url + word.uploadUrl;
+    await fetch(wordUrl, { method: "PUT", headers: { "content-type": "application/vnd.openxmlformats-officedocument.wordprocessingml.document" }, body: (await docx()) as Uint8Array<ArrayBuffer> });
+    await api("POST", `/v1/doc/${word.document.id}/commit`);
+    const wordDoc = await poll(async () => {
+      const d = await api("GET", `/v1/doc/${word.document.id}`);
+      return (d.status === "READY" || d.status === "FAILED") && d;
+    }, "DOCX ingested", 180_000);
+    const wordChunks = await api("GET", `/v1/chunk/q?${new URLSearchParams({ documentId: word.document.id, body: "true" })}`);
+    report.docx = {
+      status: wordDoc.status,
+      ...(wordDoc.status === "FAILED" ? { statusMsg: wordDoc.statusMsg } : {}),
+      heading: (wordChunks.items as { body: string }[]).some((c) => c.body.includes("Annual Report")),
+    };
 
     const session = await api("POST", "/v1/session/", { corpusIds: [corpus.id] });
     const qa = await api("GET", `/v1/post/q?${new URLSearchParams({ sessionId: session.id, body: FACT_QUESTION })}`);

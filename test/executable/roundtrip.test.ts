@@ -71,6 +71,10 @@ describe("dist/kbqa alone in an empty folder, env -i" + (cut ? ", unshare -n" : 
     expect(report.document).toEqual({ status: "READY", nbPages: 2 });
   });
 
+  test("a DOCX ends READY with its text (mammoth inside the executable)", () => {
+    expect(report.docx).toEqual({ status: "READY", heading: true });
+  });
+
   test("the answer states the fact and cites page 2 of the document", () => {
     expect(report.answer).toEqual({ mentionsFact: true, pages: [2], docIds: [report.answer.docId], docId: report.answer.docId });
   });
