@@ -63,7 +63,7 @@ function childrenOf(xml: string, container: "w:body" | null): Children | null {
     if (depth === 0) {
       // mammoth knows the main namespace under any prefix; this cutter looks for "w:" names only
       const ns = /\sxmlns:w\s*=\s*["']([^"']*)["']/.exec(m[0])?.[1];
-      if (!ns || !MAIN_NAMESPACES.includes(ns) || selfClosing) return null;
+      if (!ns || !MAIN_NAMESPACES.includes(ns) || selfClosing || !onlyWNamesMain(xml)) return null;
       if (container === null) open = MARKUP_RE.lastIndex;
     } else if (depth === 1 && name === container) {
       if (selfClosing) return null;
@@ -75,6 +75,19 @@ function childrenOf(xml: string, container: "w:body" | null): Children | null {
     if (!selfClosing) depth++;
   }
   return null;
+}
+
+const NS_DECL_RE = /\sxmlns(?::([^\s=<>]*))?\s*=\s*["']([^"'<]*)["']/g;
+
+/**
+ * Whether the main namespace is bound to no prefix but w: (nor made the default namespace) anywhere
+ * in the part: the cutter reads "w:" names, and mammoth reads the namespace under whatever prefix
+ * binds it, so an "<x:footnoteReference>" or "<x:pStyle>" under a second binding would be invisible
+ * here and cut through (a slice without the note it refers to, a list split in two).
+ */
+function onlyWNamesMain(xml: string): boolean {
+  for (const m of xml.matchAll(NS_DECL_RE)) if (m[1] !== "w" && MAIN_NAMESPACES.includes(m[2]!)) return false;
+  return true;
 }
 
 const ID_RE = /^<[^<>]*?\sw:id\s*=\s*["']([^"'<]*)["']/;
