@@ -146,16 +146,17 @@ const PSTYLE_RE = /<w:pStyle\s[^<>]*?w:val\s*=\s*["']([^"'<]*)["']/g;
 const VISIBLE_TEXT_RE = /<w:t(?:\s[^<>]*)?>[^<]*?[^\s<]/;
 
 /**
- * Whether the whole document's HTML is the two slices' HTML one after the other when cut before
- * `next`. mammoth merges an element into the one before it when it is not "fresh" (a list into the
+ * Whether the whole document's HTML can be the two slices' HTML one after the other when cut
+ * before `next`. mammoth merges an element into the one before it when it is not "fresh" (a list into the
  * list before it, across empty paragraphs), joins a paragraph whose mark is deleted to the next
- * one, and keeps a complex field open from its begin to its end character across paragraphs. So
+ * paragraph it reads, and keeps a complex field open from its begin to its end character across paragraphs. So
  * a cut goes before a paragraph that starts a fresh element of its own: not a list item, with
  * visible text in a run of no character style (a style can map a run to nothing), nothing deleted
- * or moved in it, after a paragraph whose mark is not deleted and with no field open.
+ * or moved in it. The caller (planSlices) adds what depends on the elements before: no field
+ * open, and no deleted mark waiting for a paragraph.
  */
-function isCutBefore(next: string, prev: string, listStyles: Set<string>): boolean {
-  if (!/^<w:p[\s>]/.test(next) || DELETED_RE.test(prev)) return false;
+function isCutBefore(next: string, listStyles: Set<string>): boolean {
+  if (!/^<w:p[\s>]/.test(next)) return false;
   const startTag = next.slice(0, next.indexOf(">") + 1);
   if (startTag.includes("xmlns")) return false;
   if (next.includes("numPr") || DELETED_RE.test(next) || next.includes("moveFrom") || next.includes("AlternateContent")) return false;
@@ -185,13 +186,13 @@ export function planSlices(xml: string, sliceChars: number, listStyles: Set<stri
   const slices: Array<[number, number]> = [];
   let from = 0;
   let openFields = 0;
+  let heldDeleted = false;
   for (let i = 0; i < children.length; i++) {
     const c = children[i]!;
     const size = c.start - children[from]!.start;
     if (i > from && size >= sliceChars) {
       const text = xml.slice(c.start, c.end);
-      const prev = children[i - 1]!;
-      if (size >= maxSliceChars || (openFields === 0 && isCutBefore(text, xml.slice(prev.start, prev.end), listStyles))) {
+      if (size >= maxSliceChars || (openFields === 0 && !heldDeleted && isCutBefore(text, listStyles))) {
         slices.push([children[from]!.start, c.start]);
         from = i;
       }
@@ -199,6 +200,10 @@ export function planSlices(xml: string, sliceChars: number, listStyles: Set<stri
     // mammoth ignores an end character with no field open; so does this count
     FIELD_RE.lastIndex = 0;
     const chunk = xml.slice(c.start, c.end);
+    // a deleted mark's runs wait for the next paragraph mammoth reads, across bookmarks, tables and
+    // the like: only a body-level paragraph with nothing deleted surely takes them
+    if (DELETED_RE.test(chunk)) heldDeleted = true;
+    else if (/^<w:p[\s>]/.test(chunk) && !chunk.includes("moveFrom")) heldDeleted = false;
     if (chunk.includes("fldCharType")) {
       for (const f of chunk.matchAll(FIELD_RE)) openFields = f[1] === "begin" ? openFields + 1 : Math.max(0, openFields - 1);
     }
