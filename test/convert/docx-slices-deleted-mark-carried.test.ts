@@ -8,7 +8,7 @@ import { zipOf } from "./fixtures.ts";
 // prepends them to it. The cutter only looked at the element just before a cut, so with a
 // bookmark between, the held runs were at the end of a slice with no paragraph to join: their
 // text was missing from the markdown, silently (found by comparing random documents whole and
-// sliced).
+// sliced). Nor may a slice cut at the maximum length end there: its held runs would be lost too.
 
 const LIMITS = { maxUncompressedBytes: 200 * 1024 * 1024, maxZipEntries: 10_000 };
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
@@ -30,3 +30,11 @@ for (const [name, middle] of Object.entries(between)) {
     expect(await docxToMarkdown(bytes, LIMITS, 1, Infinity)).toBe(whole);
   });
 }
+
+test("a cut at the maximum slice length waits for the paragraph that takes a deleted mark's runs", async () => {
+  const body = p("Opening.") + deletedMark("Held once") + deletedMark("held twice") + p("Taken here.") + p("Closing.");
+  const bytes = await zipOf({ ...longDocxParts(1), "word/document.xml": doc(body) });
+  const whole = await docxToMarkdown(bytes, LIMITS);
+  expect(whole).toContain("Held onceheld twiceTaken here.");
+  expect(await docxToMarkdown(bytes, LIMITS, 1, 1)).toBe(whole);
+});

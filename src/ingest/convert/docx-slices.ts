@@ -176,7 +176,8 @@ function isCutBefore(next: string, listStyles: Set<string>): boolean {
 /**
  * The slices of a document whose text is longer than `sliceChars`, each about that long; a slice
  * grows past it until a safe cut (isCutBefore), and is cut anyway at `maxSliceChars` (a list of that
- * length then restarts its numbering at the cut). Null when the document is not sliced.
+ * length then restarts its numbering at the cut), though not while a deleted mark's runs wait for a
+ * paragraph: they would be lost at the end of the slice. Null when the document is not sliced.
  */
 export function planSlices(xml: string, sliceChars: number, listStyles: Set<string>, maxSliceChars = 4 * sliceChars): SlicePlan | null {
   if (xml.length <= sliceChars) return null;
@@ -192,7 +193,7 @@ export function planSlices(xml: string, sliceChars: number, listStyles: Set<stri
     const size = c.start - children[from]!.start;
     if (i > from && size >= sliceChars) {
       const text = xml.slice(c.start, c.end);
-      if (size >= maxSliceChars || (openFields === 0 && !heldDeleted && isCutBefore(text, listStyles))) {
+      if (!heldDeleted && (size >= maxSliceChars || (openFields === 0 && isCutBefore(text, listStyles)))) {
         slices.push([children[from]!.start, c.start]);
         from = i;
       }
