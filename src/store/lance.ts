@@ -18,7 +18,7 @@
  * rows, so searchText only takes its best candidates and ranks them again on statistics kept per
  * organization (scoped-bm25.ts): counted from the table in the write queue right after opening
  * (or taken from the file a clean close saved), then updated by every write, a delete reading
- * the text of the rows it removes first.
+ * the terms of the rows it removes first.
  *
  * Every search filters by organization and corpus. The filter runs BEFORE the search (prefilter:
  * a small tenant in a big table still gets its topK), so bitmap indexes on orgId and corpusId
@@ -334,20 +334,22 @@ export async function openLanceIndex(
     if (s) await inTurns(records.length, (i) => s.add(records[i]!.orgId, records[i]!.text));
   };
   /**
-   * Deletes the rows `where` matches, after reading their text, which the statistics subtract
-   * once the delete is committed. In the write queue, so the rows read are the rows deleted.
+   * Deletes the rows `where` matches, after counting their terms, which the statistics subtract
+   * once the delete is committed. In the write queue, so the rows read are the rows deleted. The
+   * terms are counted batch by batch, not the text kept: a corpus delete removes up to 500
+   * documents' rows at once, and their text held until the commit was that much of the server's memory.
    */
   const deleteWhere = async (where: string) => {
-    const gone: [string, string][] = [];
-    if (stats) {
+    const s = stats;
+    const gone = s && new TextStats();
+    if (gone) {
       for await (const batch of current.table.query().where(where).select(["orgId", "text"])) {
         const orgs = batch.getChild("orgId")!, texts = batch.getChild("text")!;
-        for (let i = 0; i < batch.numRows; i++) gone.push([String(orgs.get(i)), String(texts.get(i) ?? "")]);
+        await inTurns(batch.numRows, (i) => gone.add(String(orgs.get(i)), String(texts.get(i) ?? "")));
       }
     }
     await current.table.delete(where);
-    const s = stats;
-    if (s) await inTurns(gone.length, (i) => s.remove(gone[i]![0], gone[i]![1]));
+    if (gone && stats === s) s.subtract(gone);
   };
   const mirrorUpsert = (records: VectorRecord[]) => {
     if (scan && !scan.upsert(records)) scan = undefined; // grew past its memory cap: LanceDB answers alone

@@ -41,19 +41,30 @@ class OrgCounts implements OrgTextStats {
 
 /**
  * Per-organization row count, total length and document frequency of every term, for one
- * table. The driver calls add() for every row it commits and remove() with the text of every
- * row it deletes; nothing here is shared between organizations.
+ * table. The driver calls add() for every row it commits, and subtract() with the counts of the
+ * rows it deletes; nothing here is shared between organizations.
  */
 export class TextStats {
   private readonly orgs = new Map<string, OrgCounts>();
   private readonly seen = new Set<string>();
 
-  add(orgId: string, text: string): void {
-    this.apply(orgId, text, 1);
-  }
-
-  remove(orgId: string, text: string): void {
-    this.apply(orgId, text, -1);
+  /**
+   * Takes away everything `gone` counts (rows removed from the table, counted with add() before the
+   * delete): a delete keeps the terms of the rows it removes, not their text.
+   */
+  subtract(gone: TextStats): void {
+    for (const [orgId, g] of gone.orgs) {
+      const o = this.orgs.get(orgId);
+      if (!o) continue;
+      o.rows -= g.rows;
+      o.length -= g.length;
+      for (const [t, n] of g.counts) {
+        const d = (o.counts.get(t) ?? 0) - n;
+        if (d > 0) o.counts.set(t, d);
+        else o.counts.delete(t);
+      }
+      if (o.rows <= 0) this.orgs.delete(orgId);
+    }
   }
 
   of(orgId: string): OrgTextStats {
@@ -86,12 +97,9 @@ export class TextStats {
     return n;
   }
 
-  private apply(orgId: string, text: string, sign: 1 | -1): void {
+  add(orgId: string, text: string): void {
     let o = this.orgs.get(orgId);
-    if (!o) {
-      if (sign < 0) return;
-      this.orgs.set(orgId, (o = new OrgCounts()));
-    }
+    if (!o) this.orgs.set(orgId, (o = new OrgCounts()));
     const seen = this.seen;
     seen.clear();
     let length = 0;
@@ -99,15 +107,10 @@ export class TextStats {
       length++;
       seen.add(t);
     });
-    o.rows += sign;
-    o.length += sign * length;
-    for (const t of seen) {
-      const d = (o.counts.get(t) ?? 0) + sign;
-      if (d > 0) o.counts.set(t, d);
-      else o.counts.delete(t);
-    }
+    o.rows++;
+    o.length += length;
+    for (const t of seen) o.counts.set(t, (o.counts.get(t) ?? 0) + 1);
     seen.clear();
-    if (o.rows <= 0) this.orgs.delete(orgId);
   }
 }
 
