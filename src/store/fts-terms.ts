@@ -92,3 +92,14 @@ export function ftsTerms(text: string): string[] {
   forEachTerm(text, (t) => out.push(t));
   return out;
 }
+
+/**
+ * Names the terms this module makes, for statistics saved to disk (lance.ts): a snapshot counted
+ * with other terms (an older or newer build, whose stemmer, stop words or folding differ) must
+ * be counted again, not taken. The terms of a probe of every rule, with a number to raise when a
+ * change escapes the probe.
+ */
+const TERMS_REVISION = 1;
+const PROBE = "Running runs ran easily fairly generously having the and DON'T café naïve Straße Ærøskøbing œuvre ł " +
+  "İstanbul Ⅻ ２０２６ 12345 x_y a-b " + "long".repeat(10) + " " + "é".repeat(20) + " " + "é".repeat(19);
+export const TERMS_ID = `${TERMS_REVISION}:${Bun.hash(ftsTerms(PROBE).join(" ") + "|" + [...STOP_WORDS].join(" ")).toString(36)}`;

@@ -42,6 +42,7 @@ import { createVectorScan, SCAN_MAX_BYTES, type VectorScan } from "./vector-scan
 import { FTS_SYNC_MAX_ROWS, refreshDelay } from "./refresh-pace.ts";
 import { nextTurn } from "./drain-loop.ts";
 import { rankScoped, TextStats, type SavedTextStats } from "./scoped-bm25.ts";
+import { TERMS_ID } from "./fts-terms.ts";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -76,12 +77,13 @@ async function inTurns(n: number, each: (i: number) => void): Promise<void> {
 }
 
 /**
- * Where a clean close leaves the table's text statistics, with the table version they describe.
- * The next open takes them, and removes the file, if the table is still at that version; else
- * (a crash, a write by anything else) they are counted from the table again.
+ * Where a clean close leaves the table's text statistics, with the table version they describe
+ * and the terms they were counted in (fts-terms.ts, TERMS_ID). The next open takes them, and
+ * removes the file, if the table is still at that version and the terms are this build's; else
+ * (a crash, a write by anything else, another build) they are counted from the table again.
  */
 export const textStatsFile = (dir: string, tableName: string) => join(dir, `${tableName}.text-stats.json`);
-interface TextStatsSnapshot { table: string; version: number; stats: SavedTextStats }
+interface TextStatsSnapshot { table: string; version: number; terms: string; stats: SavedTextStats }
 
 export { ANN_KIND, ANN_MIN_ROWS, ANN_SEARCH, annPartitions, type AnnKind, type AnnSearch };
 
@@ -276,7 +278,7 @@ export async function openLanceIndex(
     await rm(file, { force: true });
     try {
       const snap = JSON.parse(text) as TextStatsSnapshot;
-      if (snap.table !== tableName || snap.version !== (await current.table.version())) return undefined;
+      if (snap.table !== tableName || snap.terms !== TERMS_ID || snap.version !== (await current.table.version())) return undefined;
       return TextStats.fromJSON(snap.stats);
     } catch (e) {
       log?.info("the saved text statistics could not be read; counting them from the table", { table: tableName, error: String(e) });
@@ -288,7 +290,7 @@ export async function openLanceIndex(
     if (!stats) return;
     const file = textStatsFile(dir, tableName);
     try {
-      const snap: TextStatsSnapshot = { table: tableName, version: await current.table.version(), stats: stats.toJSON() };
+      const snap: TextStatsSnapshot = { table: tableName, version: await current.table.version(), terms: TERMS_ID, stats: stats.toJSON() };
       await writeFile(file + ".tmp", JSON.stringify(snap));
       await rename(file + ".tmp", file);
     } catch (e) {
