@@ -48,6 +48,22 @@ export class TextStats {
   private readonly orgs = new Map<string, OrgCounts>();
   private readonly seen = new Set<string>();
 
+  add(orgId: string, text: string): void {
+    let o = this.orgs.get(orgId);
+    if (!o) this.orgs.set(orgId, (o = new OrgCounts()));
+    const seen = this.seen;
+    seen.clear();
+    let length = 0;
+    forEachTerm(text, (t) => {
+      length++;
+      seen.add(t);
+    });
+    o.rows++;
+    o.length += length;
+    for (const t of seen) o.counts.set(t, (o.counts.get(t) ?? 0) + 1);
+    seen.clear();
+  }
+
   /**
    * Takes away everything `gone` counts (rows removed from the table, counted with add() before the
    * delete): a delete keeps the terms of the rows it removes, not their text.
@@ -95,22 +111,6 @@ export class TextStats {
     let n = 0;
     for (const o of this.orgs.values()) n += o.counts.size;
     return n;
-  }
-
-  add(orgId: string, text: string): void {
-    let o = this.orgs.get(orgId);
-    if (!o) this.orgs.set(orgId, (o = new OrgCounts()));
-    const seen = this.seen;
-    seen.clear();
-    let length = 0;
-    forEachTerm(text, (t) => {
-      length++;
-      seen.add(t);
-    });
-    o.rows++;
-    o.length += length;
-    for (const t of seen) o.counts.set(t, (o.counts.get(t) ?? 0) + 1);
-    seen.clear();
   }
 }
 
