@@ -639,7 +639,9 @@ export async function openLanceIndex(
       // A paced refresh can be minutes away on a big table: it must not keep the process alive.
       if (settle) clearTimeout(settle);
       await queue;
-      await saveSnapshot();
+      // In the write queue, so the version saved is the one the statistics describe even if a
+      // write was queued while closing (the server stops its writers first; this is for the rest).
+      await serial(saveSnapshot);
       scan = undefined;
       await annBuild?.catch(() => {});
       retire(current);
