@@ -8,6 +8,13 @@
  * to ASCII. Text ranking is rescored in process from these terms (scoped-bm25.ts), so they must
  * be the index's: a term counted here that the index does not hold, or the reverse, would shift
  * a chunk's score.
+ *
+ * This runs on every chunk written, every chunk removed and every candidate of a text query, so
+ * it is written for speed: one pass over the character codes that finds the tokens, counts their
+ * UTF-8 bytes and hashes them as it goes, and a fixed-size cache from token to term that is
+ * probed without cutting the token out of the text. Only a token the cache lacks becomes a
+ * string and goes through the filters. test/ingest/fts-terms-same-as-previous.test.ts holds it
+ * to the simpler version it replaced (scripts/lib/fts-terms-previous.ts).
  */
 import { stemEnglish } from "./english-stem.ts";
 
@@ -25,7 +32,6 @@ const STOP_WORDS = new Set(
     "isn ma mightn mustn needn shan shouldn wasn weren won wouldn").split(" "),
 );
 
-const TOKEN = /[\p{Alphabetic}\p{N}]+/gu;
 const MAX_TOKEN_BYTES = 40;
 const encoder = new TextEncoder();
 
@@ -34,55 +40,134 @@ const FOLD: Record<string, string> = { ß: "ss", æ: "ae", œ: "oe", ø: "o", ł
 const fold = (t: string) =>
   t.normalize("NFKD").replace(/[ßæœøłđðþıŋħŧ]/g, (c) => FOLD[c] ?? c).replace(/[^\p{Alphabetic}\p{N}]+/gu, "").replace(/\p{M}+/gu, "");
 
-/**
- * A token's term, or "" when the index drops it. Cached: a query rescores thousands of chunks
- * made of the same few thousand words, and stemming is most of the cost.
- */
-const cache = new Map<string, string>();
-const CACHE_MAX = 200_000;
-
-function term(token: string): string {
-  let t = cache.get(token);
-  if (t !== undefined) return t;
+/** A token's term, or "" when the index drops it. */
+function termOf(token: string): string {
   const ascii = !/[^\x00-\x7f]/.test(token);
-  if ((ascii ? token.length : encoder.encode(token).length) >= MAX_TOKEN_BYTES) t = "";
-  else {
-    const stem = stemEnglish(token.toLowerCase());
-    t = STOP_WORDS.has(stem) ? "" : ascii ? stem : fold(stem);
-  }
-  if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(token, t);
-  return t;
+  if ((ascii ? token.length : encoder.encode(token).length) >= MAX_TOKEN_BYTES) return "";
+  const stem = stemEnglish(token.toLowerCase());
+  return STOP_WORDS.has(stem) ? "" : ascii ? stem : fold(stem);
 }
 
-const isAsciiWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+/**
+ * Which code points the tokenizer keeps (Unicode Alphabetic or Number), one byte each: 0 not
+ * yet asked, 1 kept, 2 a separator. Filled 256 code points at a time from the pattern, the first
+ * time a text holds one of them; ASCII is filled at once.
+ */
+const WORD_CHAR = /^[\p{Alphabetic}\p{N}]$/u;
+let classes: Uint8Array | undefined;
+const ASCII_WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_WORD[c] = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0;
+
+function isWordCodePoint(cp: number): boolean {
+  const table = (classes ??= new Uint8Array(0x110000));
+  let k = table[cp]!;
+  if (k === 0) {
+    const from = cp & ~0xff;
+    for (let c = from; c < from + 256; c++) table[c] = WORD_CHAR.test(String.fromCodePoint(c)) ? 1 : 2;
+    k = table[cp]!;
+  }
+  return k === 1;
+}
 
 /**
- * Calls `each` with every term of the text, in order. ASCII is split by hand: the Unicode
- * pattern costs most of a query's rescoring on thousands of chunks; a text with any other
- * character takes the pattern.
+ * Token → term, for tokens under the byte limit (at most 39 UTF-16 units). Two-way set
+ * associative over a fixed number of slots: memory stays the same whatever the text (a flood of
+ * unique words only evicts), and a token's characters are kept in a typed array rather than as a
+ * string cut from the text, which would keep the whole text alive. The terms are fresh strings
+ * for the same reason: they are kept as keys of the statistics.
  */
-export function forEachTerm(text: string, each: (term: string) => void): void {
-  let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 32;
-    if (c > 127) {
-      for (const m of text.matchAll(TOKEN)) {
-        const t = term(m[0]);
-        if (t) each(t);
-      }
-      return;
-    }
+const SLOTS = 1 << 16;
+const WAYS = 8;
+const KEY_UNITS = 40;
+let keyUnits: Uint16Array | undefined;
+const keyLength = new Uint8Array(SLOTS); // 0: empty
+const keyHash = new Int32Array(SLOTS);
+const slotTerm: string[] = new Array<string>(SLOTS).fill("");
+const slotTermHash = new Int32Array(SLOTS);
+
+/** A hash of a term (FNV-1a over its UTF-16 units), which forEachTerm hands out with it. */
+export function termHash(term: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** The slot holding the token's term (found or filled). */
+function lookup(text: string, start: number, end: number, hash: number): number {
+  const units = (keyUnits ??= new Uint16Array(SLOTS * KEY_UNITS));
+  const length = end - start;
+  const first = hash & (SLOTS - WAYS);
+  for (let s = first; s < first + WAYS; s++) {
+    if (keyHash[s] !== hash || keyLength[s] !== length) continue;
+    let at = s * KEY_UNITS, i = start;
+    while (i < end && units[at] === text.charCodeAt(i)) { at++; i++; }
+    if (i === end) return s;
   }
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 32;
-    if (isAsciiWordChar(c)) {
-      if (start < 0) start = i;
+  // Missed: the set's entries move down a way (the last is dropped) and the token takes the first.
+  for (let s = first + WAYS - 1; s > first; s--) {
+    const from = s - 1;
+    if (keyLength[from] === 0) continue;
+    units.copyWithin(s * KEY_UNITS, from * KEY_UNITS, from * KEY_UNITS + keyLength[from]!);
+    keyLength[s] = keyLength[from]!;
+    keyHash[s] = keyHash[from]!;
+    slotTerm[s] = slotTerm[from]!;
+    slotTermHash[s] = slotTermHash[from]!;
+  }
+  const at = first * KEY_UNITS;
+  for (let i = start; i < end; i++) units[at + i - start] = text.charCodeAt(i);
+  const term = termOf(String.fromCharCode.apply(null, units.subarray(at, at + length) as unknown as number[]));
+  keyLength[first] = length;
+  keyHash[first] = hash;
+  slotTerm[first] = term;
+  slotTermHash[first] = termHash(term);
+  return first;
+}
+
+/** Calls `each` with every term of the text, in order, and the term's termHash. */
+export function forEachTerm(text: string, each: (term: string, hash: number) => void): void {
+  const n = text.length;
+  let start = -1, hash = 0, bytes = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    let word: boolean, size: number;
+    if (c < 128) {
+      word = ASCII_WORD[c] === 1;
+      size = 1;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair is one code point, kept or split as one.
+      word = isWordCodePoint(((c - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00) + 0x10000);
+      if (word) {
+        if (start < 0) { start = i; hash = 0x811c9dc5; bytes = 0; }
+        hash = Math.imul(hash ^ c, 0x01000193);
+        bytes += 2;
+        i++;
+        hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+        bytes += 2;
+        continue;
+      }
+      size = 0;
+      i++;
+    } else {
+      word = isWordCodePoint(c);
+      size = c < 0x800 ? 2 : 3;
+    }
+    if (word) {
+      if (start < 0) { start = i; hash = 0x811c9dc5; bytes = 0; }
+      hash = Math.imul(hash ^ c, 0x01000193);
+      bytes += size;
     } else if (start >= 0) {
-      const t = term(text.slice(start, i));
-      if (t) each(t);
+      // i may have stepped over a pair; the token ends where the separator began.
+      const end = size === 0 ? i - 1 : i;
+      if (bytes < MAX_TOKEN_BYTES) {
+        const s = lookup(text, start, end, hash);
+        if (slotTerm[s]) each(slotTerm[s]!, slotTermHash[s]!);
+      }
       start = -1;
     }
+  }
+  if (start >= 0 && bytes < MAX_TOKEN_BYTES) {
+    const s = lookup(text, start, n, hash);
+    if (slotTerm[s]) each(slotTerm[s]!, slotTermHash[s]!);
   }
 }
 

@@ -1,0 +1,65 @@
+import { expect, test } from "bun:test";
+import { ftsTerms } from "../../src/store/fts-terms.ts";
+import { ftsTermsPrevious } from "../../scripts/lib/fts-terms-previous.ts";
+import { mulberry32 } from "../helpers/seeded.ts";
+
+// The terms are split by a single-pass scanner with a fixed-size token cache now; they must stay
+// exactly what the simpler version made (kept as scripts/lib/fts-terms-previous.ts), which
+// lance-fts-terms.test.ts checks against LanceDB's index itself.
+
+const tricky = [
+  "", " ", "a", "A", "the", "The THE tHe", "don't won't it's o'clock", "co-operate e-mail well-being",
+  "café CAFÉ cafe\u0301 naïve résumé Ærøskøbing straße STRASSE œuvre ﬁnance ﬂow Ǆemal ı İstanbul",
+  "東京 日本語のテキスト 中文分词 한국어", "Ελληνικά ΣΟΦΊΑ русский текст", "١٢٣ ٤٥ ½ ² ⅷ Ⅻ 3rd e12 2024-11-27 0x1F",
+  "𝐀𝐁𝐂 𝟏𝟐 😀emoji😀 a😀b \ud800lone \udc00low x\ud83d", "tab\there\nnewline\r\nvertical\u000bbar|pipe_underscore",
+  "x".repeat(39), "x".repeat(40), "x".repeat(41), "é".repeat(19) + "e", "é".repeat(20), "é".repeat(19) + "ab",
+  "€".repeat(13), "€".repeat(13) + "a", "€".repeat(14), "😀".repeat(9) + "abc", "a" + "𝐀".repeat(9) + "bc", "𝐀".repeat(10),
+  "having being itself ourselves yourselves does doing", "generously communication arsenal skies dying news",
+  "Running RUNNERS ran ADDED hopping agreed feed", "ÀÉÎÕÜ àéîõü Ððþþ łŁ đĐ ŋ ħ ŧ", "ǅ ǈ ǋ ﬀ ﬃ ﬅ ŉ ẞ",
+  "Mc'Donald’s “quoted” ‘single’ — dash – en … ellipsis", "\u00a0non\u00a0breaking\u2003em\u2028line",
+  "ab\u0301c d\u0308e", "ⓐⓑⓒ ①②③ ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３", "ª º ¹ ² µ",
+];
+
+test("tricky texts: unicode, accents, ligatures, CJK, digits, apostrophes, hyphens, the 40-byte edge, stop words, empty", () => {
+  for (const text of tricky) expect([text, ftsTerms(text)]).toEqual([text, ftsTermsPrevious(text)]);
+  // Once more, with every token now cached.
+  for (const text of tricky) expect([text, ftsTerms(text)]).toEqual([text, ftsTermsPrevious(text)]);
+});
+
+const PIECES = [
+  "a", "e", "i", "o", "u", "y", "Y", "s", "t", "l", "ing", "ed", "ly", "ies", "sses", "ation", "ness", "ful", "ize", "ment",
+  "é", "É", "ß", "æ", "ø", "ł", "ı", "İ", "ﬁ", "東", "ア", "ж", "Σ", "٣", "½", "😀", "𝐀", "\u0301", "\ud800", " ", "  ", "'", "’",
+  "-", "_", ".", ",", "\n", "\t", "0", "7", "the", "don", "generous", "commun", "x".repeat(12), "é".repeat(7),
+];
+
+test("a few thousand random strings from pieces the splitter and the stemmer treat specially", () => {
+  const rand = mulberry32(7);
+  for (let k = 0; k < 4000; k++) {
+    let text = "";
+    const n = 1 + Math.floor(rand() * 30);
+    for (let i = 0; i < n; i++) text += PIECES[Math.floor(rand() * PIECES.length)]!;
+    expect([text, ftsTerms(text)]).toEqual([text, ftsTermsPrevious(text)]);
+  }
+});
+
+test("random code points, any plane", () => {
+  const rand = mulberry32(11);
+  for (let k = 0; k < 2000; k++) {
+    let text = "";
+    const n = 1 + Math.floor(rand() * 20);
+    for (let i = 0; i < n; i++) {
+      const r = rand();
+      const cp = r < 0.4 ? 32 + Math.floor(rand() * 95) : r < 0.8 ? 0x80 + Math.floor(rand() * 0x2f80) : Math.floor(rand() * 0x110000);
+      text += cp >= 0xd800 && cp <= 0xdfff && rand() < 0.5 ? String.fromCharCode(cp) : String.fromCodePoint(cp);
+    }
+    expect([text, ftsTerms(text)]).toEqual([text, ftsTermsPrevious(text)]);
+  }
+});
+
+test("a flood of unique words evicts from the cache without changing any term", () => {
+  const rand = mulberry32(3);
+  const words = Array.from({ length: 100_000 }, (_, i) => (rand() < 0.5 ? "Wörd" : "word") + i.toString(36) + ["ing", "ed", "s", "ly"][i % 4]);
+  const text = words.join(" ");
+  expect(ftsTerms(text)).toEqual(ftsTermsPrevious(text));
+  expect(ftsTerms(text)).toEqual(ftsTermsPrevious(text));
+});
