@@ -12,7 +12,7 @@
  * corpus delete marks its rows in the background; a superseded generation is removed once its
  * replacement is written). That is the organization's own data only.
  */
-import { forEachTerm, ftsTerms } from "./fts-terms.ts";
+import { forEachTerm, termHash } from "./fts-terms.ts";
 
 /** LanceDB's BM25 constants. */
 const K1 = 1.2;
@@ -30,12 +30,155 @@ export interface OrgTextStats {
 
 const NONE: OrgTextStats = { rows: 0, length: 0, df: () => 0 };
 
+/**
+ * Term → count, open addressing over typed arrays keyed by the term's hash (fts-terms.ts hands
+ * it out with every term, so a count is found without hashing the string again), linear probing
+ * at a load of at most ½, an entry removed by shifting the ones after it back.
+ */
+class TermCounts {
+  size = 0;
+  private mask: number;
+  private hashes: Int32Array;
+  private counts: Int32Array;
+  private terms: (string | undefined)[];
+
+  constructor(capacity = 16) {
+    this.mask = capacity - 1;
+    this.hashes = new Int32Array(capacity);
+    this.counts = new Int32Array(capacity);
+    this.terms = new Array<string | undefined>(capacity).fill(undefined);
+  }
+
+  get(term: string, hash: number): number {
+    const { mask, hashes, terms } = this;
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
+      const t = terms[i];
+      if (t === undefined) return 0;
+      if (hashes[i] === hash && t === term) return this.counts[i]!;
+    }
+  }
+
+  /** Adds `delta` to the term's count; a count that falls to 0 or below is removed. */
+  add(term: string, hash: number, delta: number): void {
+    const { mask, hashes, terms } = this;
+    let i = hash & mask;
+    for (; ; i = (i + 1) & mask) {
+      const t = terms[i];
+      if (t === undefined) break;
+      if (hashes[i] === hash && t === term) {
+        const d = this.counts[i]! + delta;
+        if (d > 0) this.counts[i] = d;
+        else this.removeAt(i);
+        return;
+      }
+    }
+    if (delta <= 0) return;
+    terms[i] = term;
+    hashes[i] = hash;
+    this.counts[i] = delta;
+    if (++this.size * 2 > terms.length) this.resize(terms.length * 2);
+  }
+
+  forEach(each: (term: string, count: number, hash: number) => void): void {
+    for (let i = 0; i < this.terms.length; i++) if (this.terms[i] !== undefined) each(this.terms[i]!, this.counts[i]!, this.hashes[i]!);
+  }
+
+  private removeAt(i: number): void {
+    const { mask, hashes, terms, counts } = this;
+    for (let j = (i + 1) & mask; terms[j] !== undefined; j = (j + 1) & mask) {
+      // The entry at j moves back to i unless its home lies cyclically in (i, j].
+      const home = hashes[j]! & mask;
+      if (i <= j ? i < home && home <= j : i < home || home <= j) continue;
+      terms[i] = terms[j];
+      hashes[i] = hashes[j]!;
+      counts[i] = counts[j]!;
+      i = j;
+    }
+    terms[i] = undefined;
+    this.size--;
+    if (this.terms.length > 16 && this.size * 8 < this.terms.length) this.resize(this.terms.length / 2);
+  }
+
+  private resize(capacity: number): void {
+    const { hashes, terms, counts } = this;
+    this.mask = capacity - 1;
+    this.hashes = new Int32Array(capacity);
+    this.counts = new Int32Array(capacity);
+    this.terms = new Array<string | undefined>(capacity).fill(undefined);
+    for (let j = 0; j < terms.length; j++) {
+      const t = terms[j];
+      if (t === undefined) continue;
+      let i = hashes[j]! & this.mask;
+      while (this.terms[i] !== undefined) i = (i + 1) & this.mask;
+      this.terms[i] = t;
+      this.hashes[i] = hashes[j]!;
+      this.counts[i] = counts[j]!;
+    }
+  }
+}
+
 class OrgCounts implements OrgTextStats {
   rows = 0;
   length = 0;
-  readonly counts = new Map<string, number>();
+  readonly counts = new TermCounts();
   df(term: string): number {
-    return this.counts.get(term) ?? 0;
+    return this.counts.get(term, termHash(term));
+  }
+}
+
+/**
+ * The distinct terms of one text, each with its hash, in a table reused from text to text (an
+ * entry is live when its stamp is the current text's), so that a row's terms are counted once each.
+ */
+class DistinctTerms {
+  terms: string[] = [];
+  hashes: number[] = [];
+  private mask = 255;
+  private stamp = new Int32Array(256);
+  private slotHash = new Int32Array(256);
+  private slotTerm: (string | undefined)[] = new Array<string | undefined>(256).fill(undefined);
+  private epoch = 0;
+
+  begin(): void {
+    this.terms.length = 0;
+    this.hashes.length = 0;
+    if (++this.epoch === 0x7fffffff) { this.stamp.fill(0); this.epoch = 1; }
+  }
+
+  add(term: string, hash: number): void {
+    const { mask, stamp, slotHash, slotTerm, epoch } = this;
+    let i = hash & mask;
+    for (; stamp[i] === epoch; i = (i + 1) & mask) if (slotHash[i] === hash && slotTerm[i] === term) return;
+    stamp[i] = epoch;
+    slotHash[i] = hash;
+    slotTerm[i] = term;
+    this.terms.push(term);
+    this.hashes.push(hash);
+    if (this.terms.length * 2 > mask + 1) this.rebuild((mask + 1) * 2);
+  }
+
+  /** Drops a table a very long text grew, and the terms it points to. */
+  end(): void {
+    if (this.mask + 1 > 4096) this.rebuild(256, false);
+    else this.slotTerm.fill(undefined);
+    this.terms.length = 0;
+    this.hashes.length = 0;
+  }
+
+  private rebuild(capacity: number, keep = true): void {
+    this.mask = capacity - 1;
+    this.stamp = new Int32Array(capacity);
+    this.slotHash = new Int32Array(capacity);
+    this.slotTerm = new Array<string | undefined>(capacity).fill(undefined);
+    this.epoch = 1;
+    if (!keep) return;
+    for (let k = 0; k < this.terms.length; k++) {
+      let i = this.hashes[k]! & this.mask;
+      while (this.stamp[i] === 1) i = (i + 1) & this.mask;
+      this.stamp[i] = 1;
+      this.slotHash[i] = this.hashes[k]!;
+      this.slotTerm[i] = this.terms[k];
+    }
   }
 }
 
@@ -46,22 +189,23 @@ class OrgCounts implements OrgTextStats {
  */
 export class TextStats {
   private readonly orgs = new Map<string, OrgCounts>();
-  private readonly seen = new Set<string>();
+  private readonly distinct = new DistinctTerms();
 
   add(orgId: string, text: string): void {
     let o = this.orgs.get(orgId);
     if (!o) this.orgs.set(orgId, (o = new OrgCounts()));
-    const seen = this.seen;
-    seen.clear();
+    const distinct = this.distinct;
+    distinct.begin();
     let length = 0;
-    forEachTerm(text, (t) => {
+    forEachTerm(text, (t, h) => {
       length++;
-      seen.add(t);
+      distinct.add(t, h);
     });
     o.rows++;
     o.length += length;
-    for (const t of seen) o.counts.set(t, (o.counts.get(t) ?? 0) + 1);
-    seen.clear();
+    const { terms, hashes } = distinct;
+    for (let k = 0; k < terms.length; k++) o.counts.add(terms[k]!, hashes[k]!, 1);
+    distinct.end();
   }
 
   /**
@@ -74,11 +218,7 @@ export class TextStats {
       if (!o) continue;
       o.rows -= g.rows;
       o.length -= g.length;
-      for (const [t, n] of g.counts) {
-        const d = (o.counts.get(t) ?? 0) - n;
-        if (d > 0) o.counts.set(t, d);
-        else o.counts.delete(t);
-      }
+      g.counts.forEach((t, n, h) => o.counts.add(t, h, -n));
       if (o.rows <= 0) this.orgs.delete(orgId);
     }
   }
@@ -90,7 +230,11 @@ export class TextStats {
   /** Every organization's counts, for a snapshot (lance.ts saves one on a clean close). */
   toJSON(): SavedTextStats {
     return {
-      orgs: [...this.orgs].map(([orgId, o]) => ({ orgId, rows: o.rows, length: o.length, terms: [...o.counts.keys()], df: [...o.counts.values()] })),
+      orgs: [...this.orgs].map(([orgId, o]) => {
+        const terms: string[] = [], df: number[] = [];
+        o.counts.forEach((t, d) => { terms.push(t); df.push(d); });
+        return { orgId, rows: o.rows, length: o.length, terms, df };
+      }),
     };
   }
 
@@ -100,7 +244,7 @@ export class TextStats {
       const o = new OrgCounts();
       o.rows = s.rows;
       o.length = s.length;
-      s.terms.forEach((t, i) => o.counts.set(t, s.df[i]!));
+      s.terms.forEach((t, i) => o.counts.add(t, termHash(t), s.df[i]!));
       stats.orgs.set(s.orgId, o);
     }
     return stats;
@@ -123,10 +267,14 @@ export interface ScoredRow { chunkId: string; documentId: string; corpusId: stri
 
 /** The candidates ranked for `query` by BM25 over `stats`, best first; equal scores by chunk id. */
 export function rankScoped(query: string, candidates: Candidate[], stats: OrgTextStats, limit: number): ScoredRow[] {
-  const queryTerms = ftsTerms(query);
-  if (!queryTerms.length || !candidates.length) return [];
+  const queryTerms: string[] = [];
+  const askedHash: number[] = [];
   const asked = new Map<string, number>();
-  for (const t of queryTerms) if (!asked.has(t)) asked.set(t, asked.size);
+  forEachTerm(query, (t, h) => {
+    queryTerms.push(t);
+    if (!asked.has(t)) { asked.set(t, asked.size); askedHash.push(h); }
+  });
+  if (!queryTerms.length || !candidates.length) return [];
   // A term asked twice counts twice, as the index counts it.
   const weight = new Float64Array(asked.size);
   for (const t of queryTerms) weight[asked.get(t)!]!++;
@@ -138,19 +286,29 @@ export function rankScoped(query: string, candidates: Candidate[], stats: OrgTex
     return Math.log((n - d + 0.5) / (d + 0.5) + 1);
   });
   const f = new Int32Array(asked.size);
-  // Terms come from one cache, so a query's few terms are found fastest by identity, in a list.
+  // Most of a candidate's terms are not asked: one bit per hash's low 5 bits turns them away
+  // before any comparison; a query's few terms are then found in a list, by hash first.
+  let bits = 0;
+  for (const h of askedHash) bits |= 1 << (h & 31);
   const few = asked.size <= 12 ? [...asked.keys()] : undefined;
-  const scored: ScoredRow[] = candidates.map((c) => {
-    f.fill(0);
-    let length = 0;
-    forEachTerm(c.text, few ? (t) => {
+  const fewHash = Int32Array.from(askedHash);
+  let length = 0;
+  const count = few
+    ? (t: string, h: number) => {
       length++;
-      for (let q = 0; q < few.length; q++) if (few[q] === t) { f[q]!++; break; }
-    } : (t) => {
+      if ((bits & (1 << (h & 31))) === 0) return;
+      for (let q = 0; q < few.length; q++) if (fewHash[q] === h && few[q] === t) { f[q]!++; break; }
+    }
+    : (t: string, h: number) => {
       length++;
+      if ((bits & (1 << (h & 31))) === 0) return;
       const q = asked.get(t);
       if (q !== undefined) f[q]!++;
-    });
+    };
+  const scored: ScoredRow[] = candidates.map((c) => {
+    f.fill(0);
+    length = 0;
+    forEachTerm(c.text, count);
     const norm = K1 * (1 - B + (B * length) / avgLength);
     let score = 0;
     for (let q = 0; q < f.length; q++) if (f[q]) score += weight[q]! * idf[q]! * ((f[q]! * (K1 + 1)) / (f[q]! + norm));

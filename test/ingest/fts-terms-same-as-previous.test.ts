@@ -1,10 +1,13 @@
 import { expect, test } from "bun:test";
 import { ftsTerms } from "../../src/store/fts-terms.ts";
+import { rankScoped, TextStats } from "../../src/store/scoped-bm25.ts";
 import { ftsTermsPrevious } from "../../scripts/lib/fts-terms-previous.ts";
+import { rankScopedPrevious, TextStatsPrevious } from "../../scripts/lib/scoped-bm25-previous.ts";
 import { mulberry32 } from "../helpers/seeded.ts";
 
-// The terms are split by a single-pass scanner with a fixed-size token cache now; they must stay
-// exactly what the simpler version made (kept as scripts/lib/fts-terms-previous.ts), which
+// The terms are split by a single-pass scanner with a fixed-size token cache now, and counted and
+// scored on typed hash tables; they must stay exactly what the simpler version made (kept as
+// scripts/lib/fts-terms-previous.ts and scoped-bm25-previous.ts), which
 // lance-fts-terms.test.ts checks against LanceDB's index itself.
 
 const tricky = [
@@ -62,4 +65,54 @@ test("a flood of unique words evicts from the cache without changing any term", 
   const text = words.join(" ");
   expect(ftsTerms(text)).toEqual(ftsTermsPrevious(text));
   expect(ftsTerms(text)).toEqual(ftsTermsPrevious(text));
+});
+
+/** A row removed as the driver removes it: its terms counted on their own, then subtracted. */
+function removeRow(stats: TextStats, orgId: string, text: string): void {
+  const gone = new TextStats();
+  gone.add(orgId, text);
+  stats.subtract(gone);
+}
+
+test("counts and scores are the previous version's, through adds and removes", () => {
+  const rand = mulberry32(5);
+  const vocab = Array.from({ length: 400 }, (_, i) => ["claim", "Claims", "policy", "the", "runner", "é", "東京"][i % 7] + (i % 3 ? i.toString(36) : ""));
+  const texts = Array.from({ length: 600 }, () => Array.from({ length: 1 + Math.floor(rand() * 60) }, () => vocab[Math.floor(vocab.length * rand() ** 2)]).join(" "));
+  const now = new TextStats(), before = new TextStatsPrevious();
+  for (const [i, t] of texts.entries()) { now.add(`o${i % 3}`, t); before.add(`o${i % 3}`, t); }
+  const sorted = (s: TextStats | TextStatsPrevious) =>
+    s.toJSON().orgs.map((o) => ({ ...o, terms: o.terms.map((t, i) => `${t}=${o.df[i]}`).sort(), df: [] }));
+  // Removing most rows takes counts to zero all over the table (entries shifted back on removal).
+  for (const [i, t] of texts.entries()) if (i % 4 !== 0) { removeRow(now, `o${i % 3}`, t); before.remove(`o${i % 3}`, t); }
+  expect(sorted(now)).toEqual(sorted(before));
+  for (const [i, t] of texts.entries()) if (i % 4 === 2) { now.add(`o${i % 3}`, t); before.add(`o${i % 3}`, t); }
+  expect(sorted(now)).toEqual(sorted(before));
+  for (const t of vocab) for (const o of ["o0", "o1", "o2"]) for (const term of ftsTerms(t)) expect(now.of(o).df(term)).toBe(before.of(o).df(term));
+  expect(TextStats.fromJSON(now.toJSON()).terms).toBe(before.terms);
+  for (let q = 0; q < 200; q++) {
+    const query = Array.from({ length: 1 + Math.floor(rand() * (q % 10 ? 6 : 20)) }, () => vocab[Math.floor(vocab.length * rand())]).join(" ");
+    const pool = texts.slice(q, q + 64).map((text, i) => ({ chunkId: `c${(i * 7) % 64}`, documentId: "d", corpusId: "c", text }));
+    const org = `o${q % 3}`;
+    expect(rankScoped(query, pool, now.of(org), 20)).toEqual(rankScopedPrevious(query, pool, before.of(org), 20));
+  }
+});
+
+test("counts of a few terms in a small table, rows added and removed at random", () => {
+  const rand = mulberry32(9);
+  const vocab = Array.from({ length: 24 }, (_, i) => "term" + i.toString(36));
+  const now = new TextStats(), before = new TextStatsPrevious();
+  const live: string[] = [];
+  for (let k = 0; k < 3000; k++) {
+    if (live.length && rand() < 0.55) {
+      const t = live.splice(Math.floor(rand() * live.length), 1)[0]!;
+      removeRow(now, "o", t);
+      before.remove("o", t);
+    } else {
+      const t = Array.from({ length: 1 + Math.floor(rand() * 8) }, () => vocab[Math.floor(rand() * vocab.length)]).join(" ");
+      live.push(t);
+      now.add("o", t);
+      before.add("o", t);
+    }
+    for (const w of vocab) expect(now.of("o").df(w)).toBe(before.of("o").df(w));
+  }
 });
