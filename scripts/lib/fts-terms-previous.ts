@@ -52,7 +52,7 @@ function shortSyllable(w: string, end = w.length): boolean {
   return end >= 3 && !isVowel(a) && isVowel(b) && !isVowel(c) && c !== "w" && c !== "x" && c !== "Y";
 }
 
-function stemEnglish(word: string): string {
+export function stemEnglishPrevious(word: string): string {
   const exception = EXCEPTIONS.get(word);
   if (exception) return exception;
   if (word.length <= 2) return word;
@@ -166,7 +166,7 @@ function term(token: string): string {
   const ascii = !/[^\x00-\x7f]/.test(token);
   if ((ascii ? token.length : encoder.encode(token).length) >= MAX_TOKEN_BYTES) t = "";
   else {
-    const stem = stemEnglish(token.toLowerCase());
+    const stem = stemEnglishPrevious(token.toLowerCase());
     t = STOP_WORDS.has(stem) ? "" : ascii ? stem : fold(stem);
   }
   if (cache.size >= CACHE_MAX) cache.clear();

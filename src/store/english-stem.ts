@@ -36,7 +36,29 @@ const STEP4 = byLength<null>(
 const LI_ENDING = new Set(["c", "d", "e", "g", "h", "k", "m", "n", "r", "t"]);
 const DOUBLES = new Set(["bb", "dd", "ff", "gg", "mm", "nn", "pp", "rr", "tt"]);
 
-const longest = <T>(w: string, list: [string, T][]): [string, T] | undefined => list.find(([s]) => w.endsWith(s));
+/** The list split by last letter (each part still longest first), so a word is matched only against suffixes ending as it does. */
+const byLastLetter = <T>(list: [string, T][]) => {
+  const parts = new Map<string, [string, T][]>();
+  for (const entry of list) {
+    const last = entry[0][entry[0].length - 1]!;
+    parts.set(last, [...(parts.get(last) ?? []), entry]);
+  }
+  return parts;
+};
+const STEP2_BY_LAST = byLastLetter(STEP2);
+const STEP3_BY_LAST = byLastLetter(STEP3);
+const STEP4_BY_LAST = byLastLetter(STEP4);
+
+function longest<T>(w: string, parts: Map<string, [string, T][]>): [string, T] | undefined {
+  const list = parts.get(w[w.length - 1]!);
+  if (list) for (const entry of list) if (w.endsWith(entry[0])) return entry;
+  return undefined;
+}
+
+function hasVowel(w: string): boolean {
+  for (let i = 0; i < w.length; i++) if (isVowel(w[i])) return true;
+  return false;
+}
 
 /** After the first non-vowel that follows a vowel, from `from`. */
 function regionStart(w: string, from: number): number {
@@ -58,8 +80,7 @@ export function stemEnglish(word: string): string {
   // y at the start or after a vowel is a consonant: marked Y until the end.
   let w = word[0] === "y" ? "Y" + word.slice(1) : word;
   for (let i = 1; i < w.length; i++) if (w[i] === "y" && isVowel(w[i - 1])) w = w.slice(0, i) + "Y" + w.slice(i + 1);
-  const prefix = /^(gener|commun|arsen)/.exec(w)?.[0];
-  const r1 = prefix ? prefix.length : regionStart(w, 0);
+  const r1 = w.startsWith("gener") || w.startsWith("arsen") ? 5 : w.startsWith("commun") ? 6 : regionStart(w, 0);
   const r2 = regionStart(w, r1);
   const inR1 = (suffix: string) => w.length - suffix.length >= r1;
   const inR2 = (suffix: string) => w.length - suffix.length >= r2;
@@ -76,12 +97,13 @@ export function stemEnglish(word: string): string {
   if (AFTER_1A.has(w)) return w;
 
   // Step 1b
-  const s1b = STEP1B.find((s) => w.endsWith(s));
+  let s1b: string | undefined;
+  for (const s of STEP1B) if (w.endsWith(s)) { s1b = s; break; }
   if (s1b === "eed" || s1b === "eedly") {
     if (inR1(s1b)) w = w.slice(0, -s1b.length) + "ee";
   } else if (s1b) {
     const stem = w.slice(0, -s1b.length);
-    if ([...stem].some(isVowel)) {
+    if (hasVowel(stem)) {
       w = stem;
       if (w.endsWith("at") || w.endsWith("bl") || w.endsWith("iz")) w += "e";
       // The index's stemmer keeps a double after a lone first vowel ("added" gives "add", not "ad").
@@ -95,7 +117,7 @@ export function stemEnglish(word: string): string {
   if ((last === "y" || last === "Y") && w.length > 2 && !isVowel(w[w.length - 2])) w = w.slice(0, -1) + "i";
 
   // Step 2
-  const s2 = longest(w, STEP2);
+  const s2 = longest(w, STEP2_BY_LAST);
   if (s2 && inR1(s2[0])) {
     const [suffix, to] = s2;
     const before = w[w.length - suffix.length - 1];
@@ -105,7 +127,7 @@ export function stemEnglish(word: string): string {
   }
 
   // Step 3
-  const s3 = longest(w, STEP3);
+  const s3 = longest(w, STEP3_BY_LAST);
   if (s3 && inR1(s3[0])) {
     const [suffix, to] = s3;
     if (to !== null) w = w.slice(0, -suffix.length) + to;
@@ -113,7 +135,7 @@ export function stemEnglish(word: string): string {
   }
 
   // Step 4
-  const s4 = longest(w, STEP4);
+  const s4 = longest(w, STEP4_BY_LAST);
   if (s4 && inR2(s4[0])) {
     const suffix = s4[0];
     if (suffix !== "ion") w = w.slice(0, -suffix.length);
@@ -125,5 +147,5 @@ export function stemEnglish(word: string): string {
     if (inR2("e") || (inR1("e") && !shortSyllable(w, w.length - 1))) w = w.slice(0, -1);
   } else if (w.endsWith("ll") && inR2("l")) w = w.slice(0, -1);
 
-  return w.replaceAll("Y", "y");
+  return w.includes("Y") ? w.replaceAll("Y", "y") : w;
 }

@@ -1,7 +1,9 @@
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { stemEnglish } from "../../src/store/english-stem.ts";
 import { ftsTerms } from "../../src/store/fts-terms.ts";
 import { rankScoped, TextStats } from "../../src/store/scoped-bm25.ts";
-import { ftsTermsPrevious } from "../../scripts/lib/fts-terms-previous.ts";
+import { ftsTermsPrevious, stemEnglishPrevious } from "../../scripts/lib/fts-terms-previous.ts";
 import { rankScopedPrevious, TextStatsPrevious } from "../../scripts/lib/scoped-bm25-previous.ts";
 import { mulberry32 } from "../helpers/seeded.ts";
 
@@ -57,6 +59,24 @@ test("random code points, any plane", () => {
     }
     expect([text, ftsTerms(text)]).toEqual([text, ftsTermsPrevious(text)]);
   }
+});
+
+test("the stemmer stems as before: the README's words and random words built from suffixes", () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8").toLowerCase();
+  const words = new Set(readme.match(/[a-z]+/g));
+  const rand = mulberry32(13);
+  const parts = ["y", "a", "e", "i", "o", "u", "b", "c", "d", "l", "s", "t", "gener", "commun", "arsen", "ss", "ies", "ied", "us",
+    "eed", "eedly", "ing", "ingly", "ed", "edly", "at", "bl", "iz", "bb", "tt", "li", "ogi", "tional", "enci", "anci", "abli",
+    "entli", "izer", "ization", "ational", "ation", "ator", "alism", "aliti", "alli", "fulness", "ousli", "ousness", "iveness",
+    "iviti", "biliti", "bli", "fulli", "lessli", "alize", "icate", "iciti", "ical", "ful", "ness", "ative", "al", "ance", "ence",
+    "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ism", "ate", "iti", "ous", "ive", "ize", "ion", "sion", "tion", "ll", "é"];
+  for (let k = 0; k < 20000; k++) {
+    let w = "";
+    for (let n = 1 + Math.floor(rand() * 4); n > 0; n--) w += parts[Math.floor(rand() * parts.length)];
+    words.add(w);
+  }
+  const differ = [...words].filter((w) => stemEnglish(w) !== stemEnglishPrevious(w));
+  expect(differ).toEqual([]);
 });
 
 test("a flood of unique words evicts from the cache without changing any term", () => {
