@@ -33,17 +33,14 @@ const STOP_WORDS = new Set(
 );
 
 const MAX_TOKEN_BYTES = 40;
-const encoder = new TextEncoder();
 
 /** Letters the decomposition below leaves alone but the index's folding spells in ASCII. */
 const FOLD: Record<string, string> = { ß: "ss", æ: "ae", œ: "oe", ø: "o", ł: "l", đ: "d", ð: "d", þ: "th", ı: "i", ŋ: "n", ħ: "h", ŧ: "t" };
 const fold = (t: string) =>
   t.normalize("NFKD").replace(/[ßæœøłđðþıŋħŧ]/g, (c) => FOLD[c] ?? c).replace(/[^\p{Alphabetic}\p{N}]+/gu, "").replace(/\p{M}+/gu, "");
 
-/** A token's term, or "" when the index drops it. */
-function termOf(token: string): string {
-  const ascii = !/[^\x00-\x7f]/.test(token);
-  if ((ascii ? token.length : encoder.encode(token).length) >= MAX_TOKEN_BYTES) return "";
+/** The term of a token under the byte limit, or "" when the index drops it. */
+function termOf(token: string, ascii: boolean): string {
   const stem = stemEnglish(token.toLowerCase());
   return STOP_WORDS.has(stem) ? "" : ascii ? stem : fold(stem);
 }
@@ -84,6 +81,7 @@ const keyLength = new Uint8Array(SLOTS); // 0: empty
 const keyHash = new Int32Array(SLOTS);
 const slotTerm: string[] = new Array<string>(SLOTS).fill("");
 const slotTermHash = new Int32Array(SLOTS);
+const nextWay = new Uint8Array(SLOTS / WAYS);
 
 /** A hash of a term (FNV-1a over its UTF-16 units), which forEachTerm hands out with it. */
 export function termHash(term: string): number {
@@ -103,24 +101,23 @@ function lookup(text: string, start: number, end: number, hash: number): number 
     while (i < end && units[at] === text.charCodeAt(i)) { at++; i++; }
     if (i === end) return s;
   }
-  // Missed: the set's entries move down a way (the last is dropped) and the token takes the first.
-  for (let s = first + WAYS - 1; s > first; s--) {
-    const from = s - 1;
-    if (keyLength[from] === 0) continue;
-    units.copyWithin(s * KEY_UNITS, from * KEY_UNITS, from * KEY_UNITS + keyLength[from]!);
-    keyLength[s] = keyLength[from]!;
-    keyHash[s] = keyHash[from]!;
-    slotTerm[s] = slotTerm[from]!;
-    slotTermHash[s] = slotTermHash[from]!;
+  // Missed: the token replaces the set's oldest entry (the ways are filled in turn).
+  const set = first / WAYS;
+  const s = first + nextWay[set]!;
+  nextWay[set] = (nextWay[set]! + 1) % WAYS;
+  const at = s * KEY_UNITS;
+  let ascii = true;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    units[at + i - start] = c;
+    if (c > 127) ascii = false;
   }
-  const at = first * KEY_UNITS;
-  for (let i = start; i < end; i++) units[at + i - start] = text.charCodeAt(i);
-  const term = termOf(String.fromCharCode.apply(null, units.subarray(at, at + length) as unknown as number[]));
-  keyLength[first] = length;
-  keyHash[first] = hash;
-  slotTerm[first] = term;
-  slotTermHash[first] = termHash(term);
-  return first;
+  const term = termOf(String.fromCharCode.apply(null, units.subarray(at, at + length) as unknown as number[]), ascii);
+  keyLength[s] = length;
+  keyHash[s] = hash;
+  slotTerm[s] = term;
+  slotTermHash[s] = termHash(term);
+  return s;
 }
 
 /** Calls `each` with every term of the text, in order, and the term's termHash. */

@@ -18,7 +18,7 @@ const tricky = [
   "東京 日本語のテキスト 中文分词 한국어", "Ελληνικά ΣΟΦΊΑ русский текст", "١٢٣ ٤٥ ½ ² ⅷ Ⅻ 3rd e12 2024-11-27 0x1F",
   "𝐀𝐁𝐂 𝟏𝟐 😀emoji😀 a😀b \ud800lone \udc00low x\ud83d", "tab\there\nnewline\r\nvertical\u000bbar|pipe_underscore",
   "x".repeat(39), "x".repeat(40), "x".repeat(41), "é".repeat(19) + "e", "é".repeat(20), "é".repeat(19) + "ab",
-  "€".repeat(13), "€".repeat(13) + "a", "€".repeat(14), "😀".repeat(9) + "abc", "a" + "𝐀".repeat(9) + "bc", "𝐀".repeat(10),
+  "中".repeat(13), "中".repeat(13) + "a", "中".repeat(14), "€".repeat(14), "😀".repeat(9) + "abc", "a" + "𝐀".repeat(9) + "bc", "𝐀".repeat(10),
   "having being itself ourselves yourselves does doing", "generously communication arsenal skies dying news",
   "Running RUNNERS ran ADDED hopping agreed feed", "ÀÉÎÕÜ àéîõü Ððþþ łŁ đĐ ŋ ħ ŧ", "ǅ ǈ ǋ ﬀ ﬃ ﬅ ŉ ẞ",
   "Mc'Donald’s “quoted” ‘single’ — dash – en … ellipsis", "\u00a0non\u00a0breaking\u2003em\u2028line",
