@@ -1,14 +1,6 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
-import { readConverted } from "../../src/ingest/converted.ts";
-import { DOCX } from "../../src/ingest/formats.ts";
-import type { Db } from "../../src/store/db.ts";
-import { FsBlobStore } from "../../src/store/fs-blob.ts";
-import { corpus } from "../documents/helpers.ts";
-import { ingestDocument } from "../helpers/ingest.ts";
-import { startKbqa, type Kbqa } from "../helpers/server.ts";
+import { expect, test } from "bun:test";
+import { docxServer } from "./docx-over-http.ts";
 import { LONG_DOCX, longDocx } from "./long-docx.ts";
-import { docState, openTestDb } from "./seed.ts";
 
 // mammoth builds the whole document before writing any of it: 200,000 short paragraphs (a few
 // thousand pages, 0.6 MB zipped) took about 1.9 GiB, so the document ended FAILED at the worker's
@@ -16,22 +8,11 @@ import { docState, openTestDb } from "./seed.ts";
 // of the whole: the list crossing a slice keeps counting, and the footnotes keep their numbers and
 // are listed once, at the end.
 
-let k: Kbqa;
-let db: Db;
-beforeAll(async () => {
-  k = await startKbqa({ flags: ["--workers", "1"] });
-  db = openTestDb(k.dataDir);
-});
-afterAll(async () => {
-  db?.close();
-  await k?.stop();
-});
+const converted = docxServer();
 
 test("a DOCX of 200,000 paragraphs ends READY, its markdown whole from the first paragraph to the notes", async () => {
   const n = 200_000;
-  const org = await k.org();
-  const id = await ingestDocument(k, org, await corpus(org), "long.docx", await longDocx(n), DOCX, {}, 240_000);
-  const md = (await readConverted(db, new FsBlobStore(join(k.dataDir, "blobs")), org.orgId, id, docState(db, id).generation))!;
+  const md = await converted("long.docx", await longDocx(n), 240_000);
   expect(md.startsWith(`# Part 1\n\n${LONG_DOCX.first}\n\n`)).toBe(true);
   expect(md).toContain(`\n\n${LONG_DOCX.last(n)}\n\n`);
   expect(md).toContain("\n\n# Part 10\n\n");
