@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
-import { ask, corpus, ingest, session } from "../posts/helpers.ts";
-import { sql } from "../posts/sql.ts";
+import { corpus, ingest } from "../posts/helpers.ts";
+import { plantNearTies } from "./near-ties.ts";
 
 // Text ranking reads the organization's own statistics, kept on every index write
 // (store/scoped-bm25.ts). Documents of its own in another corpus count, so they can flip which
@@ -11,36 +11,18 @@ import { sql } from "../posts/sql.ts";
 
 let k: Kbqa;
 let b: Org;
-let bSession: string;
-let agentId: string;
-const names: Record<string, string> = {};
+let plantedTop: () => Promise<string[]>;
 const ZEBRAS = 8;
 const zebraText = (i: number) => `# Z ${i}\n\nzebra zebra zebra report number ${i}.\n`;
 
 beforeAll(async () => {
   k = await startKbqa();
   b = await k.org();
-  const bCorpus = await corpus(b, "b");
-  names[await ingest(k, b, bCorpus, "one.md", "# Notes one\n\nThe committee reviewed the figures zebra.\n")] = "zebra";
-  names[await ingest(k, b, bCorpus, "two.md", "# Notes two\n\nThe committee reviewed the figures quokka.\n")] = "quokka";
-  names[await ingest(k, b, bCorpus, "six.md", "# Notes six\n\nThe committee reviewed the numbers quokka.\n")] = "quokka";
-  const agent = await b.api("POST", "/v1/agent/", { name: "top one", topK: 1, rerank: false, useHistory: false });
-  expect(agent.status).toBe(200);
-  agentId = agent.body.id;
-  bSession = await session(b, [bCorpus]);
+  plantedTop = await plantNearTies(k, b);
 });
 afterAll(() => k?.stop());
 
-async function topCitations(): Promise<string> {
-  const out: string[] = [];
-  for (const body of ["zebra quokka", "quokka zebra"]) {
-    const r = await ask(b, bSession, body, { agentId });
-    expect(r.status).toBe(200);
-    const cited = sql<{ document_id: string }>(k, "SELECT document_id FROM post_citations WHERE post_id = ?", r.body.answer.id);
-    out.push(...cited.map((c) => names[c.document_id] ?? "other"));
-  }
-  return out.join(",");
-}
+const topCitations = async () => (await plantedTop()).join(",");
 
 const backTo = (expected: string, what: string) => waitFor(async () => (await topCitations()) === expected, what, 30_000, 50);
 
