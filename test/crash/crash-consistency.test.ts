@@ -81,6 +81,13 @@ test(`crash consistency (CRASH_SEED=${SEED})`, async () => {
       expect({ cycle, failures: env.failures }).toEqual({ cycle, failures: [] });
     }
     console.error(JSON.stringify(env.seen));
+  } catch (e) {
+    // A request that failed outright (a server that died while checked) leaves no failures list:
+    // the logs are what says why.
+    const file = join(tmpdir(), `crash-${SEED}-${Date.now()}.log`);
+    writeFileSync(file, [...logs, k.stderr()].join("\n--- SIGKILL, restart ---\n") + `\n--- exit: ${k.proc.exitCode} ${k.proc.signalCode ?? ""}\n`);
+    console.error(`crash-consistency: server logs in ${file}`);
+    throw e;
   } finally {
     await k.stop();
     rmSync(dataDir, { recursive: true, force: true });
