@@ -64,22 +64,6 @@ export const TEXT_CANDIDATES_MIN = 64;
  * a 38 MB document took about a second, which in one go held every request that long when they
  * were written, replaced or counted at open (test/ingest/lance-text-stats-yields.test.ts).
  */
-/**
- * A batch's organization ids and texts, copied out as strings before anything else runs. The
- * counting yields to the event loop (inTurns), and reading a LanceDB batch after such a turn
- * crashed the process (Bun 1.3.5 segfaults a second after restarts in the crash test, 2 runs in 4;
- * none with the batch read in one go): a batch's buffers are not trusted past a turn, as
- * loadVectorCopy says of a reader that has moved on.
- */
-function rowsOf(batch: { numRows: number; getChild(name: string): { get(i: number): unknown } | null }): [string[], string[]] {
-  const orgs = batch.getChild("orgId")!, texts = batch.getChild("text")!;
-  const o: string[] = new Array(batch.numRows), t: string[] = new Array(batch.numRows);
-  for (let i = 0; i < batch.numRows; i++) {
-    o[i] = String(orgs.get(i));
-    t[i] = String(texts.get(i) ?? "");
-  }
-  return [o, t];
-}
 const STATS_SLICE_MS = 10;
 async function inTurns(n: number, each: (i: number) => void): Promise<void> {
   let since = performance.now();
@@ -90,6 +74,31 @@ async function inTurns(n: number, each: (i: number) => void): Promise<void> {
       since = performance.now();
     }
   }
+}
+
+type TextBatch = { numRows: number; getChild(name: string): { get(i: number): unknown } | null };
+const TEXT_COLUMNS = ["orgId", "text"];
+
+/**
+ * Counts the rows of `batches` (TEXT_COLUMNS) into `into`; false when `stopped()` cut it short.
+ * Each batch's organization ids and texts are copied out as strings before anything else runs: the
+ * counting yields to the event loop (inTurns), and reading a LanceDB batch after such a turn
+ * crashed the process (Bun 1.3.5 segfaults a second after restarts in the crash test, 2 runs in 4;
+ * none with the batch read in one go): a batch's buffers are not trusted past a turn, as
+ * loadVectorCopy says of a reader that has moved on.
+ */
+async function countRows(batches: AsyncIterable<TextBatch>, into: TextStats, stopped = () => false): Promise<boolean> {
+  for await (const batch of batches) {
+    if (stopped()) return false;
+    const orgs = batch.getChild("orgId")!, texts = batch.getChild("text")!;
+    const o: string[] = new Array(batch.numRows), t: string[] = new Array(batch.numRows);
+    for (let i = 0; i < batch.numRows; i++) {
+      o[i] = String(orgs.get(i));
+      t[i] = String(texts.get(i) ?? "");
+    }
+    await inTurns(o.length, (i) => into.add(o[i]!, t[i]!));
+  }
+  return true;
 }
 
 /**
@@ -275,11 +284,7 @@ export async function openLanceIndex(
     const saved = await takeSnapshot();
     if (saved) return (stats = saved);
     const fresh = new TextStats();
-    for await (const batch of current.table.query().select(["orgId", "text"])) {
-      if (closed) return undefined;
-      const [orgs, texts] = rowsOf(batch);
-      await inTurns(orgs.length, (i) => fresh.add(orgs[i]!, texts[i]!));
-    }
+    if (!(await countRows(current.table.query().select(TEXT_COLUMNS), fresh, () => closed))) return undefined;
     return (stats = fresh);
   };
   /** The statistics a clean close saved, if they still describe the table; the file is used once. */
@@ -360,12 +365,7 @@ export async function openLanceIndex(
   const deleteWhere = async (where: string) => {
     const s = stats;
     const gone = s && new TextStats();
-    if (gone) {
-      for await (const batch of current.table.query().where(where).select(["orgId", "text"])) {
-        const [orgs, texts] = rowsOf(batch);
-        await inTurns(orgs.length, (i) => gone.add(orgs[i]!, texts[i]!));
-      }
-    }
+    if (gone) await countRows(current.table.query().where(where).select(TEXT_COLUMNS), gone);
     await current.table.delete(where);
     if (gone && stats === s) s.subtract(gone);
   };
