@@ -3,7 +3,34 @@ import { AppError, errorBody, volumeError } from "../http/errors.ts";
 import type { Logger } from "../context.ts";
 import type { Exchange, Prepared, QueryService } from "./query.ts";
 
-export const wantsStream = (accept: string | null): boolean => (accept ?? "").toLowerCase().includes("text/event-stream");
+/**
+ * Whether the client asked for server-sent events: `text/event-stream` named with a quality above
+ * 0 and not below the one JSON gets (from its most specific range: application/json, then
+ * application/any, then any type). Streaming is additive and JSON is the spec's answer: a header
+ * listing the stream with q=0 refuses it (RFC 9110 12.4.2), and one ranking JSON higher prefers
+ * JSON; both had been answered with a stream because the type was merely mentioned.
+ */
+export function wantsStream(accept: string | null): boolean {
+  if (!accept) return false;
+  let stream = -1;
+  const json = { "application/json": -1, "application/*": -1, "*/*": -1 };
+  for (const range of accept.split(",")) {
+    const [type = "", ...params] = range.split(";");
+    const media = type.trim().toLowerCase();
+    let q = 1;
+    for (const p of params) {
+      const eq = p.indexOf("=");
+      if (eq > 0 && p.slice(0, eq).trim().toLowerCase() === "q") {
+        const n = Number(p.slice(eq + 1).trim());
+        if (p.slice(eq + 1).trim() !== "" && n >= 0 && n <= 1) q = n;
+      }
+    }
+    if (media === "text/event-stream") stream = Math.max(stream, q);
+    else if (Object.hasOwn(json, media)) json[media as keyof typeof json] = Math.max(json[media as keyof typeof json], q);
+  }
+  const forJson = json["application/json"] >= 0 ? json["application/json"] : json["application/*"] >= 0 ? json["application/*"] : json["*/*"];
+  return stream > 0 && stream >= forJson;
+}
 
 /** How often a streaming answer re-checks the caller's credential, milliseconds. */
 export const RECHECK_MS = 250;
