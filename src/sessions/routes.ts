@@ -27,11 +27,13 @@ export function sessionRoutes(ctx: AppContext, sessions: SessionService) {
       response: SessionPage,
       detail: { summary: "Search sessions by owner, corpus and metadata (containment), newest first" },
     })
-    .get("/byUser", ({ principal, query }) => sessions.query(principal.orgId, query, paging(query), confinedTo(principal)), {
+    // The deprecated searches apply their own parameters only: the rest of the query string is
+    // ignored, not handed to the search (a stray `key` or `json` refused or narrowed them).
+    .get("/byUser", ({ principal, query }) => sessions.query(principal.orgId, { userId: query.userId, corpusId: query.corpusId }, paging(query), confinedTo(principal)), {
       query: ByUserQuery,
       detail: deprecated,
     })
-    .get("/byMetadata", ({ principal, query }) => sessions.query(principal.orgId, query, paging(query), confinedTo(principal)), {
+    .get("/byMetadata", ({ principal, query }) => sessions.query(principal.orgId, { key: query.key, value: query.value }, paging(query), confinedTo(principal)), {
       query: ByMetadataQuery,
       detail: deprecated,
     })
