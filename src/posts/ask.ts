@@ -6,8 +6,9 @@ import { streamExchange, wantsStream } from "./stream.ts";
 
 /**
  * One question, for the post routes and the widget's aliases alike: JSON by default, server-sent
- * events when asked for. `recheck` re-validates the caller's credential once the answer exists:
- * one revoked while the answer was generated fails the request (spec, Authentication rule 4).
+ * events when asked for. `recheck` re-validates the caller's credential once the answer exists,
+ * before it is stored: one revoked while the answer was generated fails the request and leaves
+ * no posts (spec, Authentication rule 4).
  */
 export async function askQuestion(
   queries: QueryService, log: Logger, principal: Principal, input: QueryInput, request: Request, path: string, recheck: () => Promise<void>,
@@ -17,7 +18,5 @@ export async function askQuestion(
   if (request.method === "HEAD") throw new AppError("METHOD_NOT_ALLOWED", `HEAD is not allowed on ${path}: it would ask the question and store both posts (use GET)`);
   const prepared = await queries.prepare(principal, input);
   if (wantsStream(request.headers.get("accept"))) return streamExchange(queries, prepared, path, log, recheck, request.signal);
-  const exchange = await queries.run(prepared, { signal: request.signal });
-  await recheck();
-  return exchange;
+  return queries.run(prepared, { signal: request.signal, recheck });
 }

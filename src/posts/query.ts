@@ -158,7 +158,10 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
      * stayed in the session unanswered whenever the model failed, the client went away or the
      * server stopped in between, and its retry then showed the question twice.
      */
-    async run(p: Prepared, opts: { onToken?: (t: string) => void; signal?: AbortSignal } = {}): Promise<Exchange> {
+    async run(
+      p: Prepared,
+      opts: { onToken?: (t: string) => void; signal?: AbortSignal; recheck?: () => Promise<void> } = {},
+    ): Promise<Exchange> {
       const { orgId, userId, agent, session } = p;
       const usageCorpusId = p.corpusIds[0] ?? null;
       // History is read before the question is stored, so it holds earlier posts only.
@@ -186,6 +189,13 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
         throw modelError(e);
       }
 
+      // The caller's credential, checked again once the answer exists and before anything is
+      // stored: one revoked (or expired) meanwhile fails the request (spec, Authentication rule
+      // 4) and leaves no posts, where checking after the store had answered 403 for an exchange
+      // it kept. Nothing awaits between this check and the transaction below.
+      let refused: unknown;
+      if (opts.recheck) await opts.recheck().catch((e) => (refused = e ?? new Error("credential refused")));
+
       // An answer without markers stands on every passage the model was shown (not on those left out to fit its context).
       const refs = citedRefs(result.cited, result.answered, Math.min(chunks.length, result.shown ?? chunks.length));
       const cited = refs.map((ref) => ({ ...chunks[ref - 1]!, ref }));
@@ -197,6 +207,7 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
         for (const s of splitTokens(total, p.corpusIds, chunks.map((c) => c.corpusId))) {
           recordUsage(db, orgId, { metric: "tokens", op: "used", amount: s.amount, at: now, userId, corpusId: s.corpusId, source: "post" });
         }
+        if (refused !== undefined) return null;
         // Deleted (itself or through a corpus) while the model answered: posts stored there would
         // answer 404 at once yet count as created, and the 200 would contradict the deletion.
         let sessionId = p.sessionId;
@@ -216,7 +227,7 @@ export function queryService(ctx: AppContext, deps: { posts: PostService; sessio
         insertCitations(db, orgId, r.id, cited.map((c) => ({ chunkId: c.chunkId, documentId: c.documentId, generation: c.generation, pages: c.pages, ref: c.ref })));
         return [q, r] as const;
       })();
-      if (!stored) throw unopened ?? notFound("Session");
+      if (!stored) throw refused ?? unopened ?? notFound("Session");
       const [query, answer] = posts.views(orgId, [...stored]);
       return { query: query!, answer: answer! };
     },

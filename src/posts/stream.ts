@@ -43,8 +43,8 @@ const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.s
  * this starts, so they still get the JSON error; a failure after the first byte can only be told
  * in-band, as an `error` frame carrying the usual error object. A client that goes away aborts
  * generation. The caller's credential is checked again while tokens flow (at most every
- * RECHECK_MS) and before `done`: once revoked, generation stops and the stream ends with a 403
- * `error` frame (spec, Authentication rule 4).
+ * RECHECK_MS) and before the exchange is stored: once revoked, generation stops (or nothing is
+ * stored) and the stream ends with a 403 `error` frame (spec, Authentication rule 4).
  */
 export function streamExchange(
   queries: QueryService, prepared: Prepared, path: string, log: Logger, recheck?: () => Promise<void>, clientSignal?: AbortSignal,
@@ -75,10 +75,9 @@ export function streamExchange(
         });
       };
       try {
-        const done: Exchange = await queries.run(prepared, { signal: AbortSignal.any([gone.signal, revoked.signal]), onToken }).catch((e) => {
+        const done: Exchange = await queries.run(prepared, { signal: AbortSignal.any([gone.signal, revoked.signal]), onToken, recheck }).catch((e) => {
           throw refusal ?? e;
         });
-        await recheck?.();
         send("done", done);
       } catch (e) {
         const known = e instanceof AppError ? e : volumeError(e);

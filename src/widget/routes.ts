@@ -64,8 +64,8 @@ export function widgetRoutes(ctx: AppContext, { sessions, posts, queries }: Widg
         create: (at: number) => sessions.create(principal.orgId, principal.userId, { corpusIds }, at).id,
       };
       const prepared = await queries.prepare(principal, { sessionId: body.sessionId ?? "", body: body.body, lang: params.lang, agentId: body.agentId }, open);
-      const exchange = await queries.run(prepared, { signal: request.signal });
-      await recheck(); // revoked while the answer was generated: the request fails
+      // Revoked while the answer was generated: the request fails, and no session or post is stored.
+      const exchange = await queries.run(prepared, { signal: request.signal, recheck });
       return { sessionId: exchange.query.sessionId, ...exchange };
     },
     { params: LegacyLang, body: LegacyAsk, detail: hidden },
