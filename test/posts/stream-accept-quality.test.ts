@@ -34,7 +34,7 @@ test.each([
   expect(body.answer).toMatchObject({ owner: "SYSTEM", sessionId: sid });
 });
 
-test.each(["text/event-stream", "application/json, text/event-stream", "application/json;q=0.5, Text/Event-Stream", "*/*;q=0.1, text/event-stream;q=0.8"])(
+test.each(["text/event-stream", "text/event-stream; charset=utf-8", "application/json, text/event-stream", "application/json;q=0.5, Text/Event-Stream", "*/*;q=0.1, text/event-stream;q=0.8"])(
   "Accept %p still streams",
   async (accept) => {
     const r = await askWith(accept);
