@@ -120,9 +120,21 @@ const MERGED_VALUES = 16;
  */
 export type Term = { k: "t" | "l" | "s"; values: string[] };
 
+/**
+ * Beyond this many distinct tags, tagsMatch=ALL is checked on the document row (one json_each
+ * condition) instead of as one document_filters term per tag: each term is an arm of a compound
+ * SELECT or a condition of its own, and SQLite refuses more than 500 arms and expressions over
+ * 1000 levels deep, so a long list (a query string holds about 2,000) answered 500. A document
+ * holds at most 32 tags, so such a search matches little and reading the corpus' rows is fine.
+ */
+export const ALL_TAG_TERMS = 32;
+
+/** True when the tags filter is answered by document_filters terms (see ALL_TAG_TERMS). */
+const tagsAsTerms = (f: DocFilter): boolean => f.tagsMatch !== "ALL" || new Set(f.tags ?? []).size <= ALL_TAG_TERMS;
+
 export function termsOf(f: DocFilter): Term[] {
   const out: Term[] = [];
-  const tags = [...new Set(f.tags ?? [])];
+  const tags = tagsAsTerms(f) ? [...new Set(f.tags ?? [])] : [];
   if (tags.length) out.push(...(f.tagsMatch === "ALL" ? tags.map((t) => ({ k: "t" as const, values: [t] })) : [{ k: "t" as const, values: tags }]));
   if (f.lang !== undefined && f.lang !== "") out.push({ k: "l", values: [f.lang] });
   if (f.status?.length) out.push({ k: "s", values: [...new Set(f.status)] });
@@ -132,7 +144,7 @@ export function termsOf(f: DocFilter): Term[] {
 /** True when the search's filters could be merged: several, of one value each, none needing the document row. */
 export const intersects = (f: DocFilter): boolean => {
   const terms = readsFilters(f) ? termsOf(f) : [];
-  return terms.length > 1 && terms.every((t) => t.values.length === 1) && !(f.contentType || f.provider);
+  return terms.length > 1 && terms.every((t) => t.values.length === 1) && !(f.contentType || f.provider) && tagsAsTerms(f);
 };
 
 /** True when the search reads document_filters; false when it reads documents as before. */
@@ -210,10 +222,11 @@ export function documentSearchSql(orgId: string, f: DocFilter, p: Paging, drive 
   }
   const terms = termsOf(f);
   const driver = terms[Math.max(0, drive)] ?? terms[0]!;
-  // The filename pattern and the creation window are on the filter rows too; only contentType
-  // and provider need the document row (both calls name the same parameters).
-  const c = rowConditions(f, "f", params, new Set(["tags", "status", "lang"]));
-  const d = rowConditions(f, "d", {}, new Set(["tags", "status", "lang"])).rest;
+  // The filename pattern and the creation window are on the filter rows too; only contentType,
+  // provider and a long tags=ALL list need the document row (both calls name the same parameters).
+  const answered = new Set(["status", "lang", ...(tagsAsTerms(f) ? ["tags"] : [])]);
+  const c = rowConditions(f, "f", params, answered);
+  const d = rowConditions(f, "d", {}, answered).rest;
   const join = d.length ? " CROSS JOIN documents d ON d.id = f.document_id" : "";
   if (drive === MERGE && intersects(f)) {
     // Several filters of one value each (tags ALL, lang, a status): their ordered ranges merged
