@@ -260,6 +260,9 @@ export function hashCandidatesSql(preds: string[], inexact: boolean): string {
        ORDER BY c.doc_seq, c.first_page, c.id`;
 }
 
+/** Term sets of a metadata filter a hash search checks in SQL; containment checks the rest. */
+const HASH_TERM_SETS = 64;
+
 /** hash filter: the few chunks with that hash come from its index, each probed once per term set. */
 function byHash(db: Db, orgId: string, orgKey: number, f: Filter, o: Opts): { total: number; rows: ChunkRow[] } {
   const params: P = { org: orgId, ok: orgKey };
@@ -270,12 +273,16 @@ function byHash(db: Db, orgId: string, orgKey: number, f: Filter, o: Opts): { to
     params.page = f.page;
   }
   if (f.documentId !== undefined) preds.push("c.document_id = $doc"), (params.doc = f.documentId);
-  (f.match?.conds ?? []).forEach((set, i) => {
+  // The first term sets narrow in SQL; past them containment decides (below): a condition per
+  // term of a long fragment made the expression deeper than SQLite allows (1,000), a 500.
+  const sets = f.match?.conds ?? [];
+  const narrowing = sets.slice(0, HASH_TERM_SETS);
+  narrowing.forEach((set, i) => {
     const names = set.map((term, j) => ((params[`t${i}_${j}`] = term), `$t${i}_${j}`));
     preds.push(`EXISTS (SELECT 1 FROM chunk_bits x WHERE x.org_key = $ok AND x.term IN (${names.join(",")})
       AND x.doc_seq = c.doc_seq AND x.word = c.rowid >> 6 AND (x.bits >> (c.rowid & 63)) & 1)`);
   });
-  const inexact = f.match !== undefined && !f.match.exact;
+  const inexact = f.match !== undefined && (!f.match.exact || narrowing.length < sets.length);
   const cands = db.query<{ rowid: number; s: number; metadata: string }, P>(hashCandidatesSql(preds, inexact)).all(params);
   const ok = probeLive(db, orgId, [...new Set(cands.map((c) => c.s))], f.corpusId);
   const test = f.match?.test;
