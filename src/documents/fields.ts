@@ -35,3 +35,11 @@ export function timeField(v: string | null | undefined, field: string, where = "
 export function chunkColumn(chunk: Record<string, unknown> | null | undefined): string | null {
   return chunk == null || Object.keys(chunk).length === 0 ? null : JSON.stringify(chunk);
 }
+
+/**
+ * A filename as the search compares it (filename_lc): lower case, with the final sigma read as
+ * σ. toLowerCase writes Σ as ς at the end of a word and as σ elsewhere, so the case-insensitive
+ * prefix "ΠΡΟΣ" (read "προς") missed "ΠΡΟΣΦΟΡΑ.pdf" ("προσφορα.pdf"), and "οδοσ" missed "ΟΔΟΣ.pdf".
+ * Migration documents-011 folds the names stored before.
+ */
+export const filenameKey = (s: string): string => s.toLowerCase().replaceAll("ς", "σ");

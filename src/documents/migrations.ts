@@ -167,4 +167,11 @@ export const migrations: Migration[] = [
     id: "documents-010",
     sql: `ALTER TABLE vector_drops ADD COLUMN chunk_id TEXT;`,
   },
+  {
+    // filename_lc reads the final sigma as σ (fields.ts filenameKey): names stored with ς are
+    // folded the same way, or a search typed with σ would keep missing them. The in-place
+    // trigger of documents-009 carries the new value into document_filters.
+    id: "documents-011",
+    sql: `UPDATE documents SET filename_lc = replace(filename_lc, 'ς', 'σ') WHERE instr(filename_lc, 'ς') > 0;`,
+  },
 ];

@@ -1,6 +1,7 @@
 import type { Db } from "../store/db.ts";
 import { offsetOf, type Paging } from "../http/paging.ts";
 import { view, type DocRow, type DocumentView } from "./rows.ts";
+import { filenameKey } from "./fields.ts";
 
 export const SORTS = { CREATED_AT: "created_at", UPDATED_AT: "updated_at", FILENAME: "filename_lc", SIZE: "size" } as const;
 export type Sort = keyof typeof SORTS;
@@ -32,12 +33,12 @@ export interface DocPage {
 }
 
 /**
- * The filename pattern for LIKE: the query is lower-cased like filename_lc, LIKE's own
+ * The filename pattern for LIKE: the query is folded like filename_lc (filenameKey), LIKE's own
  * metacharacters (and the escape character) are escaped so `%` and `_` match themselves, and
  * `*` becomes `%`. Anchored at the start, open at the end.
  */
 export function filenamePattern(q: string): string {
-  return q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, "%") + "%";
+  return filenameKey(q).replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, "%") + "%";
 }
 
 /**
@@ -48,7 +49,7 @@ export function filenamePattern(q: string): string {
  * q starts with `*` or its last prefix character has no successor worth handling.
  */
 export function filenameRange(q: string): { lo: string; hi: string } | undefined {
-  const lo = q.toLowerCase().split("*")[0]!;
+  const lo = filenameKey(q).split("*")[0]!;
   const chars = Array.from(lo);
   const last = chars.pop()?.codePointAt(0);
   if (last === undefined || (last >= 0xd7ff && last < 0xe000) || last >= 0x10ffff) return undefined;

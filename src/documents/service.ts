@@ -10,7 +10,7 @@ import { recordUsage } from "../usage/record.ts";
 import { insertGrant, revokeGrants, uploadUrlsExpiredAt } from "../storage/grants.ts";
 import type { Presigner } from "../storage/presigner.ts";
 import { findRow, getRow, view, type DocRow, type DocStatus, type DocumentView } from "./rows.ts";
-import { chunkColumn, normalizeTags, timeField } from "./fields.ts";
+import { chunkColumn, filenameKey, normalizeTags, timeField } from "./fields.ts";
 import { commitDocument } from "./commit.ts";
 import "./cascade.ts";
 import { recordVectorDrop } from "./vector-drops.ts";
@@ -82,7 +82,7 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
            VALUES (?, ?, ?, ?, ?, ?, 'AWAITING_UPLOAD', 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
         ).run(
           // Stored as the listed type (a filter on contentType matches it exactly); the URL stays bound to the declared header.
-          id, orgId, b.corpusId, b.filename, b.filename.toLowerCase(), mediaType(b.contentType), b.userId ?? principalUserId, b.provider ?? null,
+          id, orgId, b.corpusId, b.filename, filenameKey(b.filename), mediaType(b.contentType), b.userId ?? principalUserId, b.provider ?? null,
           normalLang(b.lang) ?? null, toJson(b.metadata ?? {}), JSON.stringify(tags), chunkColumn(b.chunk), docCreate ?? null, docUpdate ?? null,
           now, now, originalKey(orgId, id),
         );
@@ -166,7 +166,7 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
            WHERE org_id = ? AND id = ?`,
         ).run(
           b.filename ?? r.filename,
-          (b.filename ?? r.filename).toLowerCase(),
+          filenameKey(b.filename ?? r.filename),
           docCreate !== undefined ? docCreate : r.doc_create,
           docUpdate !== undefined ? docUpdate : r.doc_update,
           b.metadata !== undefined ? toJson(b.metadata) : r.metadata,
