@@ -1,0 +1,110 @@
+// The README's getting-started blocks, copied out of README.md and run in one bash as a newcomer
+// pastes them (first steps, upload, questions, citations and previews, sessions, agents, usage,
+// widget), against a real server. Only what the README itself says to change for another port
+// is changed: the block's `API=` line and `export KBQA_PORT=… KBQA_DATA_DIR=…`. A README edit
+// that breaks a command, a field the blocks read, or an answer they expect fails here.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, startKbqa, type Kbqa } from "../helpers/server.ts";
+
+/** The ```sh blocks of each `## ` section, in order. */
+function readmeBlocks(readme: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  let section = "";
+  let block: string[] | undefined;
+  for (const line of readme.split("\n")) {
+    if (block) {
+      if (line.startsWith("```")) {
+        out.get(section)!.push(block.join("\n"));
+        block = undefined;
+      } else block.push(line);
+    } else if (line.startsWith("## ")) {
+      section = line.slice(3).trim();
+      out.set(section, []);
+    } else if (line === "```sh") block = [];
+  }
+  return out;
+}
+
+const WALK: [section: string, count: number][] = [
+  ["First steps with curl", 1],
+  ["Uploading a document", 1],
+  ["Asking questions", 2],
+  ["Sessions", 1],
+  ["Agents", 1],
+  ["Usage reports", 1],
+  ["Widget backend (deprecated, not in the OpenAPI document)", 1],
+];
+
+let k: Kbqa;
+let work: string;
+let run: { code: number; stdout: string; stderr: string };
+
+beforeAll(async () => {
+  k = await startKbqa();
+  // A folder standing for the checkout, so that the blocks' .tmp/ is the test's own.
+  work = mkdtempSync(join(tmpdir(), "kbqa-readme-"));
+  for (const f of ["package.json", "src", "scripts", "node_modules"]) symlinkSync(join(ROOT, f), join(work, f));
+  const blocks = readmeBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
+  const parts: string[] = [];
+  for (const [section, count] of WALK) {
+    const found = blocks.get(section);
+    if (!found || found.length < count) throw new Error(`README: section "${section}" lost its shell block(s)`);
+    parts.push(...found.slice(0, count));
+  }
+  const first = "API=http://127.0.0.1:8080";
+  if (!parts[0]!.startsWith(first + "\n")) throw new Error(`README: the first block no longer starts with ${first}`);
+  parts[0] = parts[0]!.replace(first, `API=${k.url}`);
+  const port = new URL(k.url).port;
+  const script = `set -e\nexport KBQA_PORT=${port} KBQA_DATA_DIR=${k.dataDir}\n${parts.join("\n")}\n`;
+  const p = Bun.spawn(["bash", "-c", script], { cwd: work, env: { PATH: process.env.PATH!, HOME: work }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  run = { code, stdout, stderr };
+  if (code !== 0) console.error(`README blocks exited ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}\nserver:\n${k.stderr()}`);
+}, 120_000);
+
+afterAll(async () => {
+  await k?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test("the blocks run through without a failing step", () => {
+  expect(run.code).toBe(0);
+});
+
+test("first steps: the JWT made from the CLI's organization and key is accepted", () => {
+  expect(run.stdout).toMatch(/^\{"orgId":"[0-9a-f-]{36}","userId":"alice","scope":\[\],"credential":"jwt"\}$/m);
+});
+
+test("upload: PUT 200, commit 202, READY, and the summary", () => {
+  expect(run.stdout).toContain(" HTTP 200\n");
+  expect(run.stdout).toMatch(/"status":"PROCESSING".* HTTP 202\n/);
+  expect(run.stdout).toContain("- Employees get 25 days of paid leave per year.");
+});
+
+test("questions: answered with a citation, also streamed", () => {
+  expect(run.stdout).toContain('"body":"Employees get 25 days of paid leave per year. [1]"');
+  expect(run.stdout).toMatch(/event: done\ndata: \{"query":/);
+});
+
+test("citations, the original and the preview of the cited PDF page", () => {
+  expect(run.stdout).toContain('"summary":"## Summary\\n\\n- Employees get 25 days of paid leave per year.\\n","pages":[]');
+  expect(run.stdout).toContain("# Leave policy\n\nEmployees get 25 days of paid leave per year.\n");
+  expect(run.stdout).toContain("commit: HTTP 202\n");
+  expect(run.stdout).toContain('"summary":"## Summary\\n\\n- Train travel is booked in second class.\\n","pages":[2]');
+  expect(run.stdout).toContain("preview: HTTP 200\n");
+  const png = readFileSync(join(work, ".tmp/page2.png"));
+  expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join("")).toBe("PNG");
+  expect(png.readUInt32BE(16)).toBe(1024); // the MEDIUM tile's width
+});
+
+test("sessions, agents, usage and the widget token", () => {
+  expect(run.stdout).toContain('"filters":{"json":{"channel":"web"}}');
+  expect(run.stdout).toContain('"name":"Platform Default"');
+  expect(run.stdout).toContain('{"timeframe":"Day"');
+  expect(run.stdout).toContain('{"timeframe":"Month"');
+  expect(run.stdout).toContain('"body":"How many days of paid leave do I get?"');
+  expect(run.stdout).toMatch(/"total":2,"items":\[\{[^}]*"owner":"SYSTEM","body":"Employees get 25 days/);
+});
