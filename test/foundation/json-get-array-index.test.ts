@@ -28,3 +28,8 @@ test("an index past the end is a missing field: exit 1 showing the input", async
   expect(r.stdout).toBe("");
   expect(r.stderr).toContain('json-get: no "items[2].url" in: {"items"');
 });
+
+test("a negative index counts from the end, as in jq: [-1].id is the newest organization", async () => {
+  expect(await get("[-1].id", '[{"id":"o1","name":"Acme"},{"id":"o2","name":"Acme"}]')).toEqual({ code: 0, stdout: "o2\n", stderr: "" });
+  expect(await get("items[-2].url", previews)).toEqual({ code: 0, stdout: "http://a/s\n", stderr: "" });
+});

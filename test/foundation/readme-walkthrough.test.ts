@@ -47,7 +47,7 @@ beforeAll(async () => {
   // A folder standing for the checkout, so that the blocks' .tmp/ is the test's own.
   work = mkdtempSync(join(tmpdir(), "kbqa-readme-"));
   for (const f of ["package.json", "src", "scripts", "node_modules"]) symlinkSync(join(ROOT, f), join(work, f));
-  const blocks = readmeBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
+  blocks = readmeBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
   const parts: string[] = [];
   for (const [section, count] of WALK) {
     const found = blocks.get(section);
@@ -58,12 +58,19 @@ beforeAll(async () => {
   if (!parts[0]!.startsWith(first + "\n")) throw new Error(`README: the first block no longer starts with ${first}`);
   parts[0] = parts[0]!.replace(first, `API=${k.url}`);
   const port = new URL(k.url).port;
-  const script = `set -e\nexport KBQA_PORT=${port} KBQA_DATA_DIR=${k.dataDir}\n${parts.join("\n")}\n`;
+  prelude = `set -e\nexport KBQA_PORT=${port} KBQA_DATA_DIR=${k.dataDir}\n`;
+  run = await bash(prelude + parts.join("\n"));
+}, 120_000);
+
+let blocks: Map<string, string[]>;
+let prelude: string;
+
+async function bash(script: string) {
   const p = Bun.spawn(["bash", "-c", script], { cwd: work, env: { PATH: process.env.PATH!, HOME: work }, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  run = { code, stdout, stderr };
   if (code !== 0) console.error(`README blocks exited ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}\nserver:\n${k.stderr()}`);
-}, 120_000);
+  return { code, stdout, stderr };
+}
 
 afterAll(async () => {
   await k?.stop();
@@ -107,4 +114,15 @@ test("sessions, agents, usage and the widget token", () => {
   expect(run.stdout).toContain('{"timeframe":"Month"');
   expect(run.stdout).toContain('"body":"How many days of paid leave do I get?"');
   expect(run.stdout).toMatch(/"total":2,"items":\[\{[^}]*"owner":"SYSTEM","body":"Employees get 25 days/);
+});
+
+test("a new terminal: the README's lines find the organization, key, corpus and document again", async () => {
+  const [first, again] = blocks.get("First steps with curl")!;
+  const lines = first!.split("\n");
+  const setup = lines.slice(0, 2).join("\n").replace("API=http://127.0.0.1:8080", `API=${k.url}`);
+  const step2 = lines.slice(lines.findIndex((l) => l.startsWith("# 2.")), lines.findIndex((l) => l.startsWith("# 3."))).join("\n");
+  expect(again).toContain("# step 2 here");
+  const r = await bash(`${prelude}${setup}\n${again!.replace("# step 2 here", step2)}\ncurl -s -w '\\n' -H "$H" $API/v1/doc/$DOC\n`);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/"credential":"jwt"\}\n\{"id":"[0-9a-f-]{36}","corpusId":"[0-9a-f-]{36}","filename":"policy.md",.*"status":"READY"/);
 });
