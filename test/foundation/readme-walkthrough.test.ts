@@ -8,69 +8,22 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, startKbqa, type Kbqa } from "../helpers/server.ts";
-
-/** The ```sh blocks of each `## ` section, in order. */
-function readmeBlocks(readme: string): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  let section = "";
-  let block: string[] | undefined;
-  for (const line of readme.split("\n")) {
-    if (block) {
-      if (line.startsWith("```")) {
-        out.get(section)!.push(block.join("\n"));
-        block = undefined;
-      } else block.push(line);
-    } else if (line.startsWith("## ")) {
-      section = line.slice(3).trim();
-      out.set(section, []);
-    } else if (line === "```sh") block = [];
-  }
-  return out;
-}
-
-const WALK: [section: string, count: number][] = [
-  ["First steps with curl", 1],
-  ["Uploading a document", 1],
-  ["Asking questions", 2],
-  ["Sessions", 1],
-  ["Agents", 1],
-  ["Usage reports", 1],
-  ["Widget backend (deprecated, not in the OpenAPI document)", 1],
-];
+import { readmeBlocks, runWalk, walkthrough } from "../helpers/readme-walk.ts";
 
 let k: Kbqa;
 let work: string;
+let prelude: string;
 let run: { code: number; stdout: string; stderr: string };
+const bash = (script: string) => runWalk(prelude + script, work, { PATH: process.env.PATH!, HOME: work }, () => k.stderr());
 
 beforeAll(async () => {
   k = await startKbqa();
   // A folder standing for the checkout, so that the blocks' .tmp/ is the test's own.
   work = mkdtempSync(join(tmpdir(), "kbqa-readme-"));
   for (const f of ["package.json", "src", "scripts", "node_modules"]) symlinkSync(join(ROOT, f), join(work, f));
-  blocks = readmeBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
-  const parts: string[] = [];
-  for (const [section, count] of WALK) {
-    const found = blocks.get(section);
-    if (!found || found.length < count) throw new Error(`README: section "${section}" lost its shell block(s)`);
-    parts.push(...found.slice(0, count));
-  }
-  const first = "API=http://127.0.0.1:8080";
-  if (!parts[0]!.startsWith(first + "\n")) throw new Error(`README: the first block no longer starts with ${first}`);
-  parts[0] = parts[0]!.replace(first, `API=${k.url}`);
-  const port = new URL(k.url).port;
-  prelude = `set -e\nexport KBQA_PORT=${port} KBQA_DATA_DIR=${k.dataDir}\n`;
-  run = await bash(prelude + parts.join("\n"));
+  prelude = `export KBQA_PORT=${new URL(k.url).port} KBQA_DATA_DIR=${k.dataDir}\n`;
+  run = await bash(walkthrough(k.url));
 }, 120_000);
-
-let blocks: Map<string, string[]>;
-let prelude: string;
-
-async function bash(script: string) {
-  const p = Bun.spawn(["bash", "-c", script], { cwd: work, env: { PATH: process.env.PATH!, HOME: work }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  if (code !== 0) console.error(`README blocks exited ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}\nserver:\n${k.stderr()}`);
-  return { code, stdout, stderr };
-}
 
 afterAll(async () => {
   await k?.stop();
@@ -117,12 +70,12 @@ test("sessions, agents, usage and the widget token", () => {
 });
 
 test("a new terminal: the README's lines find the organization, key, corpus and document again", async () => {
-  const [first, again] = blocks.get("First steps with curl")!;
+  const [first, again] = readmeBlocks().get("First steps with curl")!;
   const lines = first!.split("\n");
   const setup = lines.slice(0, 2).join("\n").replace("API=http://127.0.0.1:8080", `API=${k.url}`);
   const step2 = lines.slice(lines.findIndex((l) => l.startsWith("# 2.")), lines.findIndex((l) => l.startsWith("# 3."))).join("\n");
   expect(again).toContain("# step 2 here");
-  const r = await bash(`${prelude}${setup}\n${again!.replace("# step 2 here", step2)}\ncurl -s -w '\\n' -H "$H" $API/v1/doc/$DOC\n`);
+  const r = await bash(`${setup}\n${again!.replace("# step 2 here", step2)}\ncurl -s -w '\\n' -H "$H" $API/v1/doc/$DOC\n`);
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/"credential":"jwt"\}\n\{"id":"[0-9a-f-]{36}","corpusId":"[0-9a-f-]{36}","filename":"policy.md",.*"status":"READY"/);
 });
