@@ -23,7 +23,7 @@ beforeAll(async () => {
   for (const f of ["package.json", "src", "scripts", "node_modules"]) symlinkSync(join(ROOT, f), join(work, f));
   prelude = `export KBQA_PORT=${new URL(k.url).port} KBQA_DATA_DIR=${k.dataDir}\n`;
   run = await bash(walkthrough(k.url));
-}, 120_000);
+}, 240_000); // 4 s on a quiet machine; the blocks poll for up to 120 s (READY) and 60 s (the tile)
 
 afterAll(async () => {
   await k?.stop();
