@@ -76,6 +76,18 @@ async function inTurns(n: number, each: (i: number) => void): Promise<void> {
   }
 }
 
+/**
+ * A count of the text statistics that failed is queued again by a text search, but not before
+ * this long after the failure, doubled with each failure in a row up to STATS_RETRY_MAX_MS. It
+ * used to be queued again by the next search: a count that keeps failing (an unreadable data
+ * file, which other organizations' searches may never touch) then read the table in its write
+ * queue once per search, holding its writes each time, and logged an error per search
+ * (test/ingest/lance-text-stats-count-failure-backs-off.test.ts).
+ */
+export const STATS_RETRY_MS = 5_000;
+export const STATS_RETRY_MAX_MS = 10 * 60_000;
+const statsRetryDelay = (failures: number) => Math.min(STATS_RETRY_MAX_MS, STATS_RETRY_MS * 2 ** Math.min(failures - 1, 20));
+
 type TextBatch = { numRows: number; getChild(name: string): { get(i: number): unknown } | null };
 const TEXT_COLUMNS = ["orgId", "text"];
 
@@ -272,13 +284,16 @@ export async function openLanceIndex(
   /**
    * Per-organization text statistics (scoped-bm25.ts), counted from the table in the write queue
    * (so no write interleaves with the count), or taken from the file a clean close saved, and
-   * kept in step by every write after that. Until then (about 11 s at 100,000 rows when counted,
+   * kept in step by every write after that. Until then (1.6–1.7 s at 100,000 rows when counted,
    * README), text search ranks its candidates on the candidates' own statistics: approximate,
    * but never the shared index's. Queued before the vector copy's load.
    */
   let stats: TextStats | undefined;
-  /** The last count failed: the next text search queues another. */
-  let statsFailed = false;
+  /** A count is queued or running. */
+  let statsCounting = false;
+  /** Counts that failed in a row, and when a text search may queue the next (statsRetryDelay). */
+  let statsFailures = 0;
+  let statsRetryAt = 0;
   const loadStats = async (): Promise<TextStats | undefined> => {
     stats = undefined;
     const saved = await takeSnapshot();
@@ -319,14 +334,27 @@ export async function openLanceIndex(
       await rm(file + ".tmp", { force: true }).catch(() => {});
     }
   };
+  // The outcome is recorded in the queue's turn, so the next queued write already sees it.
   const queueStatsLoad = () => {
-    statsFailed = false;
-    return serial(loadStats).catch((e) => {
-      log?.error("could not count the text statistics of the vector table; text search ranks on its candidates' statistics until they are counted (tried again on the next search)", { table: tableName, error: String(e) });
-      statsFailed = !closed;
-      return undefined;
+    statsCounting = true;
+    return serial(async () => {
+      try {
+        const s = await loadStats();
+        if (s && statsFailures) log?.info("the text statistics of the vector table are counted again", { table: tableName });
+        if (s) statsFailures = statsRetryAt = 0;
+        return s;
+      } catch (e) {
+        const delay = statsRetryDelay(++statsFailures);
+        statsRetryAt = performance.now() + delay;
+        log?.error("could not count the text statistics of the vector table; text search ranks on its candidates' statistics until they are counted (a text search tries again after retryAfterMs)", { table: tableName, error: String(e), failures: statsFailures, retryAfterMs: delay });
+        return undefined;
+      } finally {
+        statsCounting = false;
+      }
     });
   };
+  /** No count is under way, none succeeded since the last write failed or the last count did, and the retry delay is over. */
+  const statsDue = () => !stats && !statsCounting && !closed && performance.now() >= statsRetryAt;
   let statsLoad: Promise<TextStats | undefined> = queueStatsLoad();
   let scanLoad = serial(loadScan).catch(() => false);
   /** Runs a committed write on the copy; a failure leaves it unknown, so it is dropped and loaded again. */
@@ -339,9 +367,10 @@ export async function openLanceIndex(
         scan = undefined;
         scanLoad = serial(loadScan).catch(() => false);
       }
-      // The same for the text statistics (a failed write may have committed part of its work).
+      // The same for the text statistics (a failed write may have committed part of its work);
+      // a count already queued runs after this write, and one that failed waits for its delay.
       stats = undefined;
-      statsLoad = queueStatsLoad();
+      if (statsDue()) statsLoad = queueStatsLoad();
       throw e;
     }
   };
@@ -629,7 +658,7 @@ export async function openLanceIndex(
       if (!corpusIds.length || limit <= 0 || !query.trim() || !hasFts) return [];
       if (textLag && (approxRows ??= await reading((t) => t.countRows())) <= FTS_SYNC_MAX_ROWS) await refreshText();
       const where = scope(orgId, corpusIds);
-      if (!stats && statsFailed) statsLoad = queueStatsLoad();
+      if (statsDue()) statsLoad = queueStatsLoad();
       // The index only proposes: its scores use the statistics of every organization's rows, so
       // its best candidates are ranked again on the caller's own (scoped-bm25.ts).
       const pool = Math.max(limit, opts.candidates ?? Math.max(limit * TEXT_CANDIDATE_FACTOR, TEXT_CANDIDATES_MIN));
