@@ -282,25 +282,72 @@ export async function openLanceIndex(
     return true;
   };
   /**
-   * Per-organization text statistics (scoped-bm25.ts), counted from the table in the write queue
-   * (so no write interleaves with the count), or taken from the file a clean close saved, and
-   * kept in step by every write after that. Until then (1.6–1.7 s at 100,000 rows when counted,
-   * README), text search ranks its candidates on the candidates' own statistics: approximate,
-   * but never the shared index's. Queued before the vector copy's load.
+   * Per-organization text statistics (scoped-bm25.ts), taken from the file a clean close saved,
+   * or counted from the table, and kept in step by every write after that. Until then (README:
+   * 1.6–5 s at 100,000 rows when counted), text search ranks its candidates on the candidates' own
+   * statistics: approximate, but never the shared index's.
+   *
+   * The count reads one version of the table, pinned in the write queue, and runs outside it, so
+   * writes (documents finishing) do not wait for it: each write meanwhile records the rows it adds
+   * and the rows it removes (read before its delete, as always) in `meanwhile`, and the count, done,
+   * takes them into its result in a turn of the queue, where no write is half-recorded. A write
+   * that fails meanwhile (its partial work unknown) makes the count start over after it. The
+   * pinned version's files must outlive the count, so optimize() cleans no versions meanwhile.
    */
   let stats: TextStats | undefined;
-  /** A count is queued or running. */
+  let meanwhile: { added: TextStats; removed: TextStats } | undefined;
+  /** A count is queued or running; the latest one queued. */
   let statsCounting = false;
+  let statsRun = 0;
   /** Counts that failed in a row, and when a text search may queue the next (statsRetryDelay). */
   let statsFailures = 0;
   let statsRetryAt = 0;
-  const loadStats = async (): Promise<TextStats | undefined> => {
+  type Pinned = { table: lancedb.Table; conn: lancedb.Connection; meanwhile: NonNullable<typeof meanwhile> };
+  /** In the queue: the saved statistics, or the table pinned at its current version for a count. */
+  const beginCount = async (): Promise<TextStats | Pinned | undefined> => {
+    if (closed) return undefined;
     stats = undefined;
     const saved = await takeSnapshot();
     if (saved) return (stats = saved);
-    const fresh = new TextStats();
-    if (!(await countRows(current.table.query().select(TEXT_COLUMNS), fresh, () => closed))) return undefined;
-    return (stats = fresh);
+    const version = await current.table.version();
+    const pinnedConn = await lancedb.connect(dir);
+    try {
+      const table = await pinnedConn.openTable(tableName);
+      await table.checkout(version);
+      meanwhile = { added: new TextStats(), removed: new TextStats() };
+      return { table, conn: pinnedConn, meanwhile };
+    } catch (e) {
+      pinnedConn.close();
+      throw e;
+    }
+  };
+  const loadStats = async (): Promise<TextStats | undefined> => {
+    for (;;) {
+      const begun = await serial(beginCount);
+      if (!begun || begun instanceof TextStats) return begun;
+      const d = begun.meanwhile;
+      const fresh = new TextStats();
+      let counted: boolean;
+      try {
+        counted = await countRows(begun.table.query().select(TEXT_COLUMNS), fresh, () => closed || meanwhile !== d);
+      } catch (e) {
+        if (meanwhile === d) meanwhile = undefined;
+        throw e;
+      } finally {
+        begun.table.close();
+        begun.conn.close();
+      }
+      const done = counted && await serial(async () => {
+        if (meanwhile !== d || closed) return undefined;
+        meanwhile = undefined;
+        fresh.merge(d.added);
+        fresh.subtract(d.removed);
+        statsCounting = false; // in this turn, so a write failing right after it queues a count
+        return (stats = fresh);
+      });
+      if (meanwhile === d) meanwhile = undefined;
+      if (done || closed) return done || undefined;
+    }
   };
   /** The statistics a clean close saved, if they still describe the table; the file is used once. */
   const takeSnapshot = async (): Promise<TextStats | undefined> => {
@@ -334,10 +381,10 @@ export async function openLanceIndex(
       await rm(file + ".tmp", { force: true }).catch(() => {});
     }
   };
-  // The outcome is recorded in the queue's turn, so the next queued write already sees it.
   const queueStatsLoad = () => {
+    const run = ++statsRun;
     statsCounting = true;
-    return serial(async () => {
+    return (async () => {
       try {
         const s = await loadStats();
         if (s && statsFailures) log?.info("the text statistics of the vector table are counted again", { table: tableName });
@@ -349,9 +396,9 @@ export async function openLanceIndex(
         log?.error("could not count the text statistics of the vector table; text search ranks on its candidates' statistics until they are counted (a text search tries again after retryAfterMs)", { table: tableName, error: String(e), failures: statsFailures, retryAfterMs: delay });
         return undefined;
       } finally {
-        statsCounting = false;
+        if (run === statsRun) statsCounting = false;
       }
-    });
+    })();
   };
   /** No count is under way, none succeeded since the last write failed or the last count did, and the retry delay is over. */
   const statsDue = () => !stats && !statsCounting && !closed && performance.now() >= statsRetryAt;
@@ -367,9 +414,11 @@ export async function openLanceIndex(
         scan = undefined;
         scanLoad = serial(loadScan).catch(() => false);
       }
-      // The same for the text statistics (a failed write may have committed part of its work);
-      // a count already queued runs after this write, and one that failed waits for its delay.
+      // The same for the text statistics (a failed write may have committed part of its work):
+      // a count under way starts over after this write, one still queued runs after it, and one
+      // that failed waits for its delay.
       stats = undefined;
+      meanwhile = undefined;
       if (statsDue()) statsLoad = queueStatsLoad();
       throw e;
     }
@@ -382,7 +431,7 @@ export async function openLanceIndex(
   };
   /** Rows added: counted in the statistics once LanceDB has committed them. */
   const countAdded = async (records: VectorRecord[]) => {
-    const s = stats;
+    const s = stats ?? meanwhile?.added;
     if (s) await inTurns(records.length, (i) => s.add(records[i]!.orgId, records[i]!.text));
   };
   /**
@@ -392,11 +441,13 @@ export async function openLanceIndex(
    * documents' rows at once, and their text held until the commit was that much of the server's memory.
    */
   const deleteWhere = async (where: string) => {
-    const s = stats;
-    const gone = s && new TextStats();
+    const s = stats, d = meanwhile;
+    const gone = (s || d) && new TextStats();
     if (gone) await countRows(current.table.query().where(where).select(TEXT_COLUMNS), gone);
     await current.table.delete(where);
-    if (gone && stats === s) s.subtract(gone);
+    if (!gone) return;
+    if (s && stats === s) s.subtract(gone);
+    else if (d && meanwhile === d) d.removed.merge(gone);
   };
   const mirrorUpsert = (records: VectorRecord[]) => {
     if (scan && !scan.upsert(records)) scan = undefined; // grew past its memory cap: LanceDB answers alone
@@ -444,7 +495,9 @@ export async function openLanceIndex(
     textLag = false;
     const started = performance.now();
     try {
-      await current.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+      // While the statistics are counted from a pinned version, no version is cleaned up (a
+      // timestamp of 0 keeps every version younger than 1970): its files must stay readable.
+      await current.table.optimize({ cleanupOlderThan: new Date(meanwhile ? 0 : Date.now() - 60_000) });
     } catch (e) {
       textLag ||= lagged;
       // Said once per run of failures: background optimizes drop their rejection, and a table
@@ -683,6 +736,7 @@ export async function openLanceIndex(
       closed = true;
       // A paced refresh can be minutes away on a big table: it must not keep the process alive.
       if (settle) clearTimeout(settle);
+      await statsLoad; // a count outside the queue stops at its next batch
       await queue;
       // In the write queue, so the version saved is the one the statistics describe even if a
       // write was queued while closing (the server stops its writers first; this is for the rest).

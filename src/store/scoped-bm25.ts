@@ -209,6 +209,21 @@ export class TextStats {
   }
 
   /**
+   * Adds everything `more` counts: rows committed while the others were being counted from an
+   * earlier version of the table (lance.ts counts outside its write queue).
+   */
+  merge(more: TextStats): void {
+    for (const [orgId, m] of more.orgs) {
+      let o = this.orgs.get(orgId);
+      if (!o) this.orgs.set(orgId, (o = new OrgCounts()));
+      const into = o;
+      into.rows += m.rows;
+      into.length += m.length;
+      m.counts.forEach((t, n, h) => into.counts.add(t, h, n));
+    }
+  }
+
+  /**
    * Takes away everything `gone` counts (rows removed from the table, counted with add() before the
    * delete): a delete keeps the terms of the rows it removes, not their text.
    */
