@@ -16,9 +16,9 @@
  *
  * Text ranking: the index's BM25 scores use statistics of the whole table, every organization's
  * rows, so searchText only takes its best candidates and ranks them again on statistics kept per
- * organization (scoped-bm25.ts): counted from the table in the write queue right after opening
- * (or taken from the file a clean close saved), then updated by every write, a delete reading
- * the terms of the rows it removes first.
+ * organization (scoped-bm25.ts): taken from the file a clean close saved, or else counted from a
+ * version of the table pinned once the vector copy is loaded, beside the write queue, then
+ * updated by every write, a delete reading the terms of the rows it removes first.
  *
  * Every search filters by organization and corpus. The filter runs BEFORE the search (prefilter:
  * a small tenant in a big table still gets its topK), so bitmap indexes on orgId and corpusId
@@ -287,8 +287,8 @@ export async function openLanceIndex(
    * 1.6–5 s at 100,000 rows when counted), text search ranks its candidates on the candidates' own
    * statistics: approximate, but never the shared index's.
    *
-   * The count reads one version of the table, pinned in the write queue, and runs outside it, so
-   * writes (documents finishing) do not wait for it: each write meanwhile records the rows it adds
+   * The count reads one version of the table, pinned in the write queue once the vector copy is
+   * loaded, and runs outside the queue, so writes (documents finishing) do not wait for it: each write meanwhile records the rows it adds
    * and the rows it removes (read before its delete, as always) in `meanwhile`, and the count, done,
    * takes them into its result in a turn of the queue, where no write is half-recorded. A write
    * that fails meanwhile (its partial work unknown) makes the count start over after it. The
@@ -303,12 +303,10 @@ export async function openLanceIndex(
   let statsFailures = 0;
   let statsRetryAt = 0;
   type Pinned = { table: lancedb.Table; conn: lancedb.Connection; meanwhile: NonNullable<typeof meanwhile> };
-  /** In the queue: the saved statistics, or the table pinned at its current version for a count. */
-  const beginCount = async (): Promise<TextStats | Pinned | undefined> => {
+  /** In the queue: the table pinned at its current version for a count. */
+  const beginCount = async (): Promise<Pinned | undefined> => {
     if (closed) return undefined;
     stats = undefined;
-    const saved = await takeSnapshot();
-    if (saved) return (stats = saved);
     const version = await current.table.version();
     const pinnedConn = await lancedb.connect(dir);
     try {
@@ -322,9 +320,18 @@ export async function openLanceIndex(
     }
   };
   const loadStats = async (): Promise<TextStats | undefined> => {
+    // A new table has nothing to count: its statistics start with its first write, in order.
+    const saved = await serial(async () => {
+      stats = undefined;
+      return (stats = (await takeSnapshot()) ?? ((await current.table.countRows()) === 0 ? new TextStats() : undefined));
+    });
+    if (saved) return saved;
+    // The vector copy's load, queued next, holds the writes: counting beside it, on the same
+    // thread, made it (and the writes queued behind it) take about 3 times as long.
+    await scanLoad;
     for (;;) {
       const begun = await serial(beginCount);
-      if (!begun || begun instanceof TextStats) return begun;
+      if (!begun) return undefined;
       const d = begun.meanwhile;
       const fresh = new TextStats();
       let counted: boolean;
