@@ -83,7 +83,7 @@ try {
   line("first write of 100 documents (1,000 chunks)", first);
   line(`replacing ${ROUND} documents that have rows, per 1,000 chunks`, per1000(replaced, ROUND * PER_DOC));
   line(`deleting ${ROUND} documents, per 1,000 chunks`, per1000(deleted, ROUND * PER_DOC));
-  console.log(`\nafter reopening: first text search answered in ${(textReady / 1000).toFixed(2)} s, ${counted === undefined ? "no text statistics" : `text statistics ${counted ? "counted" : "NOT counted"} in ${(statsReady / 1000).toFixed(2)} s`}, vector copy loaded in ${(copyReady / 1000).toFixed(2)} s (queued after the count)`);
+  console.log(`\nafter reopening: first text search answered in ${(textReady / 1000).toFixed(2)} s, ${counted === undefined ? "no text statistics" : `text statistics ${counted ? "counted" : "NOT counted"} in ${(statsReady / 1000).toFixed(2)} s`}, vector copy loaded in ${(copyReady / 1000).toFixed(2)} s (queued after the saved statistics are read)`);
   try {
     const { TextStats } = await import("../src/store/scoped-bm25.ts" as string);
     const texts = Array.from({ length: 1000 }, text);
