@@ -284,15 +284,16 @@ export async function openLanceIndex(
   /**
    * Per-organization text statistics (scoped-bm25.ts), taken from the file a clean close saved,
    * or counted from the table, and kept in step by every write after that. Until then (README:
-   * 1.6–5 s at 100,000 rows when counted), text search ranks its candidates on the candidates' own
-   * statistics: approximate, but never the shared index's.
+   * 2.65–4.2 s after opening at 100,000 rows when counted, load 3–5), text search ranks its
+   * candidates on the candidates' own statistics: approximate, but never the shared index's.
    *
    * The count reads one version of the table, pinned in the write queue once the vector copy is
-   * loaded, and runs outside the queue, so writes (documents finishing) do not wait for it: each write meanwhile records the rows it adds
-   * and the rows it removes (read before its delete, as always) in `meanwhile`, and the count, done,
-   * takes them into its result in a turn of the queue, where no write is half-recorded. A write
-   * that fails meanwhile (its partial work unknown) makes the count start over after it. The
-   * pinned version's files must outlive the count, so optimize() cleans no versions meanwhile.
+   * loaded, and runs outside the queue, so writes (documents finishing) do not wait for it: each
+   * write meanwhile records the rows it adds and the rows it removes (read before its delete, as
+   * always) in `meanwhile`, and the count, done, takes them into its result in a turn of the
+   * queue, where no write is half-recorded. A write that fails meanwhile (its partial work
+   * unknown) makes the count start over after it. The pinned version's files must outlive the
+   * count, so optimize() cleans no versions meanwhile.
    */
   let stats: TextStats | undefined;
   let meanwhile: { added: TextStats; removed: TextStats } | undefined;
