@@ -35,9 +35,15 @@ export function closeAfterAnswer(server: TimeoutServer | null | undefined, reque
   return { connection: "close" };
 }
 
-const jsonFor = (request: Request, server: TimeoutServer | null | undefined, set: { status?: unknown }) => (status: number, body: unknown) => {
+const jsonFor = (request: Request, server: TimeoutServer | null | undefined, set: { status?: unknown }) => (status: number, body: unknown, extra: Record<string, string> = {}) => {
   set.status = status; // what --log-requests reports (request-log.ts): Elysia leaves 500 there otherwise
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...closeAfterAnswer(server, request) } });
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...extra, ...closeAfterAnswer(server, request) } });
+};
+
+/** A 405 must say what is served (RFC 9110): a refusal thrown with `allowed` also gets its Allow header. */
+const allowHeader = (e: AppError): Record<string, string> => {
+  const allowed = e.details?.allowed;
+  return e.status === 405 && Array.isArray(allowed) ? { allow: allowed.join(", ") } : {};
 };
 
 interface ValidationLike {
@@ -77,7 +83,7 @@ export function errorHandler(log: Logger) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request, path, server, set }) => {
     const p = path ?? new URL(request.url).pathname;
     const json = jsonFor(request, server, set);
-    if (error instanceof AppError) return json(error.status, errorBody(error.status, error.message, p, error.details));
+    if (error instanceof AppError) return json(error.status, errorBody(error.status, error.message, p, error.details), allowHeader(error));
     const modelCode = MODEL_ERROR_CODES[(error as { code?: string })?.code ?? ""];
     if (modelCode) return json(STATUS_OF[modelCode], errorBody(STATUS_OF[modelCode], (error as Error).message, p));
     switch (code) {

@@ -34,7 +34,10 @@ export function widgetRoutes(ctx: AppContext, { sessions, posts, queries }: Widg
     .use(authPlugin(ctx))
     .post("/init", ({ principal, body }) => sessions.create(principal.orgId, principal.userId, body), { body: WidgetInit, detail: hidden })
     .post("/q", ({ principal, body, request, path, recheck }) => ask(principal, body, request, path, recheck), { body: WidgetAsk, detail: hidden })
-    .get("/q", ({ principal, query, request, path, recheck }) => ask(principal, query, request, path, recheck), { query: WidgetAsk, detail: hidden })
+    .get("/q", ({ principal, query, request, path, recheck }) => askQuestion(queries, ctx.log, principal, query, request, path, recheck, ["GET", "POST"]), {
+      query: WidgetAsk,
+      detail: hidden,
+    })
     .get("/", ({ principal, query }) => posts.list(principal.orgId, query.sessionId, paging(query), query.order ?? "DESC", confinedTo(principal)), {
       query: WidgetList,
       detail: hidden,
