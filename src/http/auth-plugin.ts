@@ -9,6 +9,9 @@ import { lowerCaseIds } from "./uuid-case.ts";
 
 const WIDGET_PREFIXES = ["/v1/webhook/", "/webhook/v1/"];
 
+/** The catch-all of unknown-routes.ts: a path or method the API does not serve. */
+export const UNSERVED_ROUTE = "/v1/*";
+
 /** The body of a request whose credential failed: never looked at, derive answers 403 first. */
 const UNREAD = Object.freeze({});
 
@@ -32,7 +35,9 @@ export function authPlugin(ctx: AppContext) {
       // reported as a parse error), and derive, next, refuses the request. With one, the body is
       // read as JSON within the API's limit (body-limit.ts parseApiBody), and derive reuses the
       // principal found here.
-      .onParse({ as: "scoped" }, ({ request, path, contentType }) => {
+      .onParse({ as: "scoped" }, ({ request, path, contentType, route }) => {
+        // No route, no body to read: parsed, a malformed one answered 400 instead of 404 or 405.
+        if (route === UNSERVED_ROUTE) return UNREAD;
         const admitted = (p: Principal) => {
           try {
             admit(p, request.method, path);

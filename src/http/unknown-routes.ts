@@ -2,8 +2,8 @@ import { Kind, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import type { AppContext } from "../context.ts";
-import { authPlugin } from "./auth-plugin.ts";
-import { AppError, errorBody, STATUS_OF } from "./errors.ts";
+import { authPlugin, UNSERVED_ROUTE } from "./auth-plugin.ts";
+import { AppError } from "./errors.ts";
 import { lowerCaseIds } from "./uuid-case.ts";
 
 interface RouteLike {
@@ -22,7 +22,7 @@ interface Pattern {
 /** The app's routes as (method, pattern) pairs from their `:param` and `*` paths; the catch-alls left out. */
 function patterns(routes: readonly RouteLike[]): Pattern[] {
   return routes
-    .filter((r) => r.method !== "ALL" && r.path !== "/v1/*")
+    .filter((r) => r.method !== "ALL" && r.path !== UNSERVED_ROUTE)
     .map((r) => {
       const names: string[] = [];
       const source = r.path
@@ -72,15 +72,15 @@ export function unknownApiRoutes(ctx: AppContext, routes: () => readonly RouteLi
   return new Elysia({ name: "unknown-api-routes" })
     .use(authPlugin(ctx))
     .all(
-      "/v1/*",
+      UNSERVED_ROUTE,
       ({ request, path }) => {
         // The route table is complete once the app is built: its patterns are compiled on first use.
         compiled ??= patterns(routes());
         const allowed = methodsServing(compiled, path);
         if (allowed.length === 0) throw new AppError("NOT_FOUND", `No route for ${request.method} ${path}`);
-        const status = STATUS_OF.METHOD_NOT_ALLOWED;
-        const body = errorBody(status, `${request.method} is not allowed on ${path} (allowed: ${allowed.join(", ")})`, path, { allowed });
-        return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", allow: allowed.join(", ") } });
+        // Thrown, not answered here: the error handler adds Allow, and closes the connection when
+        // the body, never read on this route, may still be arriving.
+        throw new AppError("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path} (allowed: ${allowed.join(", ")})`, { allowed });
       },
       { detail: { hide: true } },
     );
