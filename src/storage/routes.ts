@@ -151,8 +151,13 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
       },
       { detail: { summary: "Download through a presigned URL", security: [] } },
     )
-    // Presigned URLs are for GET and PUT only; S3 answers other methods 405 MethodNotAllowed.
-    .all("/storage/*", ({ request }) => storageError(request, 405, "MethodNotAllowed", `${request.method} is not allowed on a presigned URL (GET or PUT)`, keyOf(request).key), {
+    // Presigned URLs are for GET and PUT only; S3 answers other methods 405 MethodNotAllowed,
+    // with the Allow header a 405 must carry (RFC 9110).
+    .all("/storage/*", ({ request }) => {
+      const refused = storageError(request, 405, "MethodNotAllowed", `${request.method} is not allowed on a presigned URL (GET or PUT)`, keyOf(request).key);
+      refused.headers.set("allow", "GET, HEAD, PUT");
+      return refused;
+    }, {
       parse: "none",
       detail: { hide: true },
     });

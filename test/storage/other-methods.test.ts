@@ -17,7 +17,10 @@ test("POST, DELETE and PATCH on a presigned URL → 405 MethodNotAllowed (XML), 
   for (const method of ["POST", "DELETE", "PATCH"]) {
     const r = await fetch(init.uploadUrl, { method, body: method === "DELETE" ? undefined : "x", headers: { "content-type": "text/plain" } });
     const text = await r.text();
-    expect({ method, status: r.status, type: r.headers.get("content-type"), code: /<Code>(\w+)<\/Code>/.exec(text)?.[1] }).toEqual({ method, status: 405, type: "application/xml", code: "MethodNotAllowed" });
+    // Allow is required on a 405 (RFC 9110) and S3 sends it: a client learns GET/PUT from the header.
+    expect({ method, status: r.status, type: r.headers.get("content-type"), allow: r.headers.get("allow"), code: /<Code>(\w+)<\/Code>/.exec(text)?.[1] }).toEqual({
+      method, status: 405, type: "application/xml", allow: "GET, HEAD, PUT", code: "MethodNotAllowed",
+    });
   }
   // The URL still grants its one upload.
   const put = await fetch(init.uploadUrl, { method: "PUT", body: "hello", headers: { "content-type": "text/plain" } });
