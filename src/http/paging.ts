@@ -180,6 +180,9 @@ export const DisplayName = (max: number, description?: string) =>
     ...(description ? { description } : {}),
   });
 
+/** The language part of LangCode; a path segment (the first-generation widget's) cannot be empty. */
+export const LANG_TAG = "[A-Za-z]{2,3}([_-][A-Za-z0-9]{1,8})*";
+
 /**
  * A language as the spec means it (ISO 639), with an optional region or script ("en", "pt-BR",
  * "zh_Hant"); empty means "not given" (detected). `<b>` or `123` was stored and then served as a
@@ -188,7 +191,7 @@ export const DisplayName = (max: number, description?: string) =>
 export const LangCode = (description: string) =>
   t.String({
     maxLength: 35,
-    pattern: "^([A-Za-z]{2,3}([_-][A-Za-z0-9]{1,8})*)?$",
+    pattern: `^(${LANG_TAG})?$`,
     "x-rule": "an ISO 639 language code such as en or pt-BR",
     description,
   });

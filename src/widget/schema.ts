@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { LangCode, Metadata, PageQuery } from "../http/paging.ts";
+import { LANG_TAG, LangCode, Metadata, PageQuery } from "../http/paging.ts";
 import { BodyAgentId, Order, Question } from "../posts/schema.ts";
 
 /**
@@ -27,8 +27,13 @@ export const WidgetList = t.Object({ sessionId: t.String({ format: "uuid" }), or
 
 export const PostIdParams = t.Object({ postId: t.String({ format: "uuid" }) });
 
-/** First-generation embeds: the language is in the path; without a session one is opened over `corpusIds`. */
-export const LegacyLang = t.Object({ lang: t.String({ minLength: 2, maxLength: 16, pattern: "^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$" }) });
+/**
+ * First-generation embeds: the language is in the path; without a session one is opened over
+ * `corpusIds`. Judged as the `lang` of the other question paths (LangCode), only never empty.
+ */
+export const LegacyLang = t.Object({
+  lang: t.String({ maxLength: 35, pattern: `^${LANG_TAG}$`, "x-rule": "an ISO 639 language code such as en or pt-BR" }),
+});
 export const LegacyAsk = t.Object(
   {
     sessionId: t.Optional(t.String({ format: "uuid" })),
