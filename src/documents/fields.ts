@@ -23,18 +23,10 @@ export function normalizeTags(tags: string[], field = "tags"): string[] {
   return out;
 }
 
-/** A date and time with no zone designator ("2024-01-01T00:00", "2024-01-01 00:00:00.5"). */
-const TIME_WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
-
-/**
- * An ISO-8601 timestamp field → epoch ms; null clears; absent stays undefined. The spec's
- * timestamps are UTC, so one written without a zone is UTC too: Date.parse read it in the
- * server's time zone (a date alone it reads as UTC), so the stored value and a search window
- * moved with the TZ the server was started with.
- */
+/** An ISO-8601 timestamp field → epoch ms (UTC when it names no zone, parseTime); null clears; absent stays undefined. */
 export function timeField(v: string | null | undefined, field: string, where = "body field"): number | null | undefined {
   if (v === undefined || v === null) return v;
-  const ms = parseTime(TIME_WITHOUT_ZONE.test(v) ? `${v.replace(" ", "T")}Z` : v);
+  const ms = parseTime(v);
   if (ms === undefined) throw new AppError("BAD_REQUEST", `Invalid ${where} '${field}': expected an ISO-8601 timestamp, got "${v.slice(0, 64)}"`);
   return ms;
 }

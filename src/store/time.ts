@@ -11,7 +11,10 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?
 
 /**
  * Parses an ISO-8601 timestamp; returns undefined when it is not one. Every field must be in
- * range: Date.parse alone would carry 2024-02-30 over to March 1st instead of refusing it.
+ * range: Date.parse alone would carry 2024-02-30 over to March 1st instead of refusing it. A
+ * time without a zone is UTC, as every timestamp of the spec is: Date.parse reads it in the
+ * server's time zone (and a date alone as UTC), so a value stored or a search window would move
+ * with the TZ the server was started in.
  */
 export function parseTime(s: string): number | undefined {
   const m = ISO.exec(s);
@@ -20,6 +23,7 @@ export function parseTime(s: string): number | undefined {
   const leap = y! % 4 === 0 && (y! % 100 !== 0 || y! % 400 === 0);
   const daysInMonth = mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo!) ? 30 : 31;
   if (mo! < 1 || mo! > 12 || d! < 1 || d! > daysInMonth || h > 23 || mi > 59 || sec > 59 || oh > 23 || om > 59) return undefined;
-  const ms = Date.parse(s);
+  const zoneless = m[4] !== undefined && m[7] === undefined && !s.endsWith("Z");
+  const ms = Date.parse(zoneless ? `${s.replace(" ", "T")}Z` : s);
   return Number.isFinite(ms) ? ms : undefined;
 }
