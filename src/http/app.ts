@@ -1,6 +1,7 @@
 import "./typebox-setup.ts";
 import { Elysia } from "elysia";
 import { cors } from "./cors.ts";
+import { markNoStore } from "./no-store.ts";
 import { invalidHost } from "./host.ts";
 import { docsAssets, docsSlash } from "./docs-assets.ts";
 import { apiDocs, type RouteRecord } from "./openapi-doc.ts";
@@ -51,6 +52,7 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
     // the authenticated GET's throughput in bench-auth).
     .onRequest(({ request, set, server }) => {
       onEachRequest?.();
+      markNoStore(request, set);
       return invalidHost(request, server) ?? docsSlash(request) ?? allowOrigin(request, set);
     })
     .use(apiDocs(() => built?.routes ?? [], { title: "kbqa", version: VERSION, description: "Self-hosted knowledge-base question answering" }))

@@ -17,10 +17,12 @@ export function cors(setting: string): CorsHook {
   if (setting === "none") return () => undefined;
   const listed = setting === "*" ? null : new Set(setting.split(",").map((s) => s.trim().replace(/\/+$/, "")));
   return (request, set) => {
+    // With a list, every answer varies on Origin, those to requests without one included: a
+    // cache keeping one of those (no allow-origin header) would hand it to a listed site's browser.
+    if (listed !== null) set.headers.vary = "Origin";
     const origin = request.headers.get("origin");
     if (!origin) return;
     const allowed = listed === null ? "*" : listed.has(origin) ? origin : null;
-    if (listed !== null) set.headers.vary = "Origin";
     if (allowed === null) return; // the browser then refuses the response itself
     set.headers["access-control-allow-origin"] = allowed;
     set.headers["access-control-expose-headers"] = EXPOSE_HEADERS;
