@@ -32,11 +32,21 @@ function sharedStrings(xml: string | null): string[] {
   return out;
 }
 
+/**
+ * Past this a reference is held: a sheet ends at XFD (16384 columns), but a reference of hundreds of
+ * letters made the index Infinity, and naming that column in the note under the table never ended
+ * (a 1 KiB file held its worker until the memory limit killed it).
+ */
+const MAX_COLUMN_INDEX = 2 ** 40;
+
 function columnIndex(ref: string | undefined, fallback: number): number {
   const m = ref ? /^([A-Z]+)/.exec(ref) : null;
   if (!m) return fallback;
   let n = 0;
-  for (const ch of m[1]!) n = n * 26 + (ch.charCodeAt(0) - 64);
+  for (const ch of m[1]!) {
+    n = n * 26 + (ch.charCodeAt(0) - 64);
+    if (n > MAX_COLUMN_INDEX) return MAX_COLUMN_INDEX;
+  }
   return n - 1;
 }
 
