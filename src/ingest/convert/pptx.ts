@@ -76,6 +76,11 @@ export function pptxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
   const slides: string[] = [];
   // A slide part may be listed any number of times: what it expands into is what counts.
   const budget = new TextBudget(limits.maxUncompressedBytes, "the PPTX's slides hold", "slides listed many times over, or table rows padded to the widest");
+  // And the XML parsed again for a slide listed more than once (the first reading of each part is held
+  // by the zip limits): one large slide without text listed 100,000 times, 12 KiB of zip, held its
+  // worker until the time limit.
+  const reparsed = new TextBudget(limits.maxUncompressedBytes, "the PPTX's slides, counted each time its slide list names them, hold", "one slide listed many times over");
+  const seen = new Set<string>();
   for (const t of tokenize(presentation, { xml: true })) {
     if (t.type !== "start" || local(t.name) !== "sldId") continue;
     const rid = Object.entries(t.attrs).find(([k]) => local(k) === "id" && k.includes(":"))?.[1];
@@ -84,6 +89,8 @@ export function pptxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
     const path = target.startsWith("/") ? target.slice(1) : "ppt/" + target.replace(/^\.\//, "");
     const xml = zip.readText(path);
     if (xml === null) continue;
+    if (seen.has(path)) reparsed.spend(xml.length);
+    seen.add(path);
     slides.push(slideMarkdown(xml, slides.length + 1, budget));
   }
   return slides.length ? slides.join("\n\n") + "\n" : "";

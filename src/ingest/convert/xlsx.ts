@@ -138,6 +138,11 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
   const budget = new TextBudget(limits.maxUncompressedBytes, "the XLSX's cells hold", "a few shared strings repeated across many cells");
   // And the tables they make: each row is padded to its sheet's widest, so one far cell widens them all.
   const tables = new TextBudget(limits.maxUncompressedBytes, "the XLSX's tables would hold", "each row padded to the widest row of its sheet");
+  // And the XML parsed again for a sheet listed more than once (the first reading of each part is held
+  // by the zip limits): a 10 KiB file listing one 5 MB sheet of empty rows 20,000 times, no text to
+  // count, held its worker until the time limit.
+  const reparsed = new TextBudget(limits.maxUncompressedBytes, "the XLSX's sheets, counted each time its workbook lists them, hold", "one sheet listed many times over");
+  const seen = new Set<string>();
   for (const t of tokenize(workbook, { xml: true })) {
     if (t.type !== "start" || local(t.name) !== "sheet") continue;
     const rid = Object.entries(t.attrs).find(([k]) => local(k) === "id")?.[1];
@@ -146,6 +151,8 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
     const path = target.startsWith("/") ? target.slice(1) : "xl/" + target.replace(/^\.\//, "");
     const xml = zip.readText(path);
     if (xml === null) continue;
+    if (seen.has(path)) reparsed.spend(xml.length);
+    seen.add(path);
     const sheet = sheetRows(xml, strings, budget);
     tables.spend(tableSize(sheet.rows).chars);
     const table = renderTable(sheet.rows);
