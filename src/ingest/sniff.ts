@@ -15,6 +15,8 @@ const OOXML_MAIN: Record<string, { part: string; mainType: string }> = {
 
 const TEXT_TYPES = new Set(["text/plain", "text/markdown", "text/html", "text/csv", "application/json"]);
 const SNIFF_LIMITS = { maxUncompressedBytes: Number.MAX_SAFE_INTEGER, maxZipEntries: 100_000 };
+/** 1 MiB stored, plus deflate's overhead for incompressible data (5 bytes a 64 KiB block), with room to spare. */
+const MAX_CONTENT_TYPES_COMPRESSED = (1 << 20) + (1 << 16);
 
 export function sniff(bytes: Uint8Array, contentType: string): string | null {
   const type = mediaType(contentType);
@@ -47,7 +49,8 @@ export function sniffArchive(src: ByteSource, contentType: string): string | nul
     const ct = entries.find((e) => e.name === "[Content_Types].xml");
     if (!ct) return "the zip has no [Content_Types].xml, so it is not an Office document";
     if (!entries.some((e) => e.name.startsWith(part))) return `the zip has no ${part} parts`;
-    if (ct.uncompressedSize > 1 << 20) return "[Content_Types].xml is implausibly large";
+    // Its compressed size too: read whole before inflating, a lie of tens of MB was read on the event loop.
+    if (ct.uncompressedSize > 1 << 20 || ct.compressedSize > MAX_CONTENT_TYPES_COMPRESSED) return "[Content_Types].xml is implausibly large";
     const text = new TextDecoder().decode(readEntryFrom(src, ct));
     if (!text.includes(mainType)) return `the Office document does not declare the expected main part (${mainType})`;
     return null;

@@ -23,6 +23,8 @@ const ZIP64_EOCD_SIG = 0x06064b50;
 const CENTRAL_SIG = 0x02014b50;
 const LOCAL_SIG = 0x04034b50;
 const MAX32 = 0xffffffff;
+/** How much of a central directory is read at a time (most directories fit in one read). */
+const DIR_WINDOW = 64 * 1024;
 
 const fail = (why: string): never => {
   throw new ConversionError(`invalid zip archive: ${why}`);
@@ -90,28 +92,46 @@ export function readCentralDirectoryFrom(src: ByteSource, limits: ZipLimits): Zi
   if (cdOffset + cdSize > src.size) fail("central directory out of bounds");
 
   // Entries are bounded by the file, not by the declared directory size (as before this read
-  // pieces): the directory is read from its start to the end of the archive, where it normally ends.
-  const dir = src.read(cdOffset, src.size - cdOffset);
-  const view = viewOf(dir);
+  // pieces), and read through a window that slides over the directory as they need it (comments
+  // skipped unread). Reading from the directory's start to the end of the archive at once let a
+  // lying offset (0, in a 95 MB upload) make commit read the whole file on the server's event loop
+  // to find that the first entry was not one: four concurrent commits took the server up by
+  // 190 MiB and held other requests for 170 ms.
+  const rest = src.size - cdOffset;
+  let winStart = 0;
+  let win = src.read(cdOffset, Math.min(rest, DIR_WINDOW));
+  let view = viewOf(win);
+  /** Where `need` bytes from directory offset `p` are in the window (moved there if need be), or -1 past the file's end. */
+  const at = (p: number, need: number): number => {
+    if (p + need > rest) return -1;
+    if (p < winStart || p + need > winStart + win.byteLength) {
+      win = src.read(cdOffset + p, Math.min(rest - p, Math.max(need, DIR_WINDOW)));
+      view = viewOf(win);
+      winStart = p;
+    }
+    return p - winStart;
+  };
   const decoder = new TextDecoder();
   const entries: ZipEntry[] = [];
   let total = 0;
   let p = 0;
   for (let i = 0; i < count; i++) {
-    if (p + 46 > dir.byteLength || view.getUint32(p, true) !== CENTRAL_SIG) fail("corrupt central directory");
-    const nameLen = view.getUint16(p + 28, true);
-    const extraLen = view.getUint16(p + 30, true);
-    const commentLen = view.getUint16(p + 32, true);
-    if (p + 46 + nameLen + extraLen > dir.byteLength) fail("corrupt central directory");
+    let q = at(p, 46);
+    if (q < 0 || view.getUint32(q, true) !== CENTRAL_SIG) fail("corrupt central directory");
+    const nameLen = view.getUint16(q + 28, true);
+    const extraLen = view.getUint16(q + 30, true);
+    const commentLen = view.getUint16(q + 32, true);
+    q = at(p, 46 + nameLen + extraLen);
+    if (q < 0) fail("corrupt central directory");
     const e: ZipEntry = {
-      name: decoder.decode(dir.subarray(p + 46, p + 46 + nameLen)),
-      flags: view.getUint16(p + 8, true),
-      method: view.getUint16(p + 10, true),
-      compressedSize: view.getUint32(p + 20, true),
-      uncompressedSize: view.getUint32(p + 24, true),
-      localHeaderOffset: view.getUint32(p + 42, true),
+      name: decoder.decode(win.subarray(q + 46, q + 46 + nameLen)),
+      flags: view.getUint16(q + 8, true),
+      method: view.getUint16(q + 10, true),
+      compressedSize: view.getUint32(q + 20, true),
+      uncompressedSize: view.getUint32(q + 24, true),
+      localHeaderOffset: view.getUint32(q + 42, true),
     };
-    readZip64Extra(view, p + 46 + nameLen, extraLen, e);
+    readZip64Extra(view, q + 46 + nameLen, extraLen, e);
     total += e.uncompressedSize;
     if (total > limits.maxUncompressedBytes) {
       throw new ConversionError(
