@@ -12,7 +12,12 @@ export class TextBudget {
 
   spend(chars: number): void {
     this.used += chars;
-    if (this.used > this.max) {
+    this.check(0);
+  }
+
+  /** Throws as spend(chars) would, spending nothing: for a size that is still growing and is spent once it is final. */
+  check(chars: number): void {
+    if (this.used + chars > this.max) {
       throw new ConversionError(`${this.holds} more than ${formatBytes(this.max)} of text (${this.how}), over the limit`);
     }
   }

@@ -1,6 +1,6 @@
 import { ConversionError } from "./errors.ts";
 import { decodeEntities, tokenize } from "./html-tokenizer.ts";
-import { escapeCell, renderTable, tableSize } from "./markdown-writer.ts";
+import { escapeCell, renderTable, tableChars, tableSize } from "./markdown-writer.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
 import { TextBudget } from "./text-budget.ts";
 
@@ -68,8 +68,21 @@ interface Sheet {
   cutLastColumn: number;
 }
 
-function sheetRows(xml: string, strings: string[], budget: TextBudget): Sheet {
+/**
+ * `tables` is checked as rows are built, each padded to its farthest cell: 100,000 rows of one
+ * cell in column ALL (11 KiB of zip) held 100 million empty cells, past the worker's 1 GiB memory
+ * limit before the table's size was counted. The table pads every row to its widest anyway, so
+ * its size so far never exceeds what the finished sheet is charged.
+ */
+function sheetRows(xml: string, strings: string[], budget: TextBudget, tables: TextBudget): Sheet {
   const rows: string[][] = [];
+  let cols = 0;
+  let cellChars = 0;
+  const ended = (r: string[]) => {
+    rows.push(r);
+    if (r.length > cols) cols = r.length;
+    tables.check(tableChars(rows.length, cols, cellChars));
+  };
   let cutCells = 0;
   let cutLastColumn = -1;
   let row: string[] | null = null;
@@ -80,7 +93,7 @@ function sheetRows(xml: string, strings: string[], budget: TextBudget): Sheet {
   for (const t of tokenize(xml, { xml: true })) {
     if (t.type === "start") {
       const n = local(t.name);
-      if (n === "row") { row = []; col = 0; if (t.selfClosing) { rows.push(row); row = null; } }
+      if (n === "row") { row = []; col = 0; if (t.selfClosing) { ended(row); row = null; } }
       else if (n === "c" && row) {
         col = columnIndex(t.attrs.r, col);
         cellType = t.attrs.t ?? "n";
@@ -99,13 +112,14 @@ function sheetRows(xml: string, strings: string[], budget: TextBudget): Sheet {
         if (col < MAX_COLUMNS) {
           while (row.length < col) row.push("");
           row[col] = cell;
+          cellChars += cell.length;
         } else if (cell) {
           cutCells++;
           if (col > cutLastColumn) cutLastColumn = col;
         }
         value = null;
         col++;
-      } else if (n === "row" && row) { rows.push(row); row = null; }
+      } else if (n === "row" && row) { ended(row); row = null; }
     } else if (value && inValue) value.push(decodeEntities(t.text));
   }
   // drop trailing empty rows so sparse formatting does not make giant tables
@@ -153,7 +167,7 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
     if (xml === null) continue;
     if (seen.has(path)) reparsed.spend(xml.length);
     seen.add(path);
-    const sheet = sheetRows(xml, strings, budget);
+    const sheet = sheetRows(xml, strings, budget, tables);
     tables.spend(tableSize(sheet.rows).chars);
     const table = renderTable(sheet.rows);
     const note = sheet.cutCells ? columnCutNote(sheet.cutCells, sheet.cutLastColumn) : "";
