@@ -5,7 +5,7 @@
  * process (ingest-job.ts).
  */
 import { convert, ConversionError, type ConvertLimits } from "./convert/index.ts";
-import { markdownToElements } from "./elements.ts";
+import { elementsOf } from "./elements.ts";
 import { chunkElements, ChunkConfigError, parseChunkConfig } from "./chunker/index.ts";
 import { countWords, IngestFailure, withoutPageMarkers, type ParsedDocument, type ParseStage } from "./parsed.ts";
 
@@ -34,7 +34,7 @@ export async function parseDocument(
     throw e;
   }
   opts.onStage?.("chunking");
-  const chunks = chunkElements(markdownToElements(converted.markdown), config);
+  const chunks = chunkElements(elementsOf(converted.markdown), config);
   if (chunks.length === 0) throw new IngestFailure("the document contains no text to index");
   return {
     markdown: converted.markdown,
