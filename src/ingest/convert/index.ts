@@ -26,9 +26,23 @@ export async function convert(
   const lim = { ...DEFAULT_CONVERT_LIMITS, ...limits };
   const type = mediaType(contentType);
   if (!formatOf(type)) throw new ConversionError(`content type ${type || "(none)"} is not supported`);
-  if (type === "application/pdf") return pdfToMarkdown(bytes, onPages);
+  if (type === "application/pdf") {
+    const pdf = await pdfToMarkdown(bytes, onPages);
+    return { markdown: wellFormed(pdf.markdown), nbPages: pdf.nbPages };
+  }
   const markdown = await convertUnpaged(bytes, type, lim);
-  return { markdown: neutralizeMarkers(markdown), nbPages: 0 };
+  return { markdown: wellFormed(neutralizeMarkers(markdown)), nbPages: 0 };
+}
+
+/**
+ * The text with every lone surrogate and NUL replaced by U+FFFD. Text files are refused for either,
+ * but a parser can still produce them: mammoth turns a DOCX's `&#xD800;` and `&#0;` (not allowed in
+ * XML) into exactly those characters, and the lone surrogate reached the chunks garbled with the
+ * character after it ("lone \uD800 surrogate" was stored as "lone \u{10020}surrogate") and the NUL as is.
+ */
+function wellFormed(markdown: string): string {
+  const text = markdown.isWellFormed() ? markdown : markdown.toWellFormed();
+  return text.includes("\u0000") ? text.replaceAll("\u0000", "\ufffd") : text;
 }
 
 async function convertUnpaged(bytes: Uint8Array, type: string, lim: ConvertLimits): Promise<string> {
