@@ -14,6 +14,14 @@ const ATTR_NAME_RE = /[^\s"'>\/=]+/y;
 const WS_RE = /\s*/y;
 const UNQUOTED_RE = /[^\s>]*/y;
 
+/**
+ * A "<" that can open markup; one before anything else is text, kept as it is in the text around it
+ * (consumers decode entities in text, and a bare "<" is left alone by that). Such a "<" had been a
+ * text token of its own ("&lt;"), and the converter holds every token until its block ends: 30 MB
+ * of "<" made 30 million of them and took the worker past its 1 GiB memory limit.
+ */
+const TAG_START_RE = /<[A-Za-z/!?]/g;
+
 function match(re: RegExp, s: string, at: number): string {
   re.lastIndex = at;
   const m = re.exec(s);
@@ -24,7 +32,8 @@ export function* tokenize(src: string, opts: { xml?: boolean } = {}): Generator<
   const n = src.length;
   let i = 0;
   while (i < n) {
-    const lt = src.indexOf("<", i);
+    TAG_START_RE.lastIndex = i;
+    const lt = TAG_START_RE.exec(src)?.index ?? -1;
     if (lt < 0) {
       yield { type: "text", text: src.slice(i) };
       return;
