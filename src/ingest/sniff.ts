@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { decodeStrict, FILE_EMPTY, NUL_BYTES, UTF8_INVALID } from "./convert/text.ts";
+import { decodeStrict, FILE_EMPTY, nulReason, UTF8_INVALID } from "./convert/text.ts";
 import { DOCX, PPTX, XLSX, mediaType } from "./formats.ts";
 import { ConversionError } from "./convert/errors.ts";
 import { bufferSource, readCentralDirectoryFrom, readEntryFrom, type ByteSource } from "./convert/zip.ts";
@@ -82,7 +82,7 @@ function sniffText(bytes: Uint8Array): string | null {
 function sniffUtf8(bytes: Uint8Array): string | null {
   if (!isUtf8(bytes)) return UTF8_INVALID;
   // Buffer's indexOf is memchr; TypedArray.prototype.includes compares element by element.
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) !== -1 ? NUL_BYTES : null;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) !== -1 ? nulReason(bytes) : null;
 }
 
 /**
@@ -112,6 +112,8 @@ export class TextSniffer {
   // Invalid UTF-8 anywhere is reported before a NUL, as the whole-file check does.
   private invalid = false;
   private nul = false;
+  /** The file's first bytes, which tell whether its NUL bytes are UTF-16's (nulReason). */
+  private head: Uint8Array = new Uint8Array(0);
 
   push(piece: Uint8Array): void {
     if (this.invalid) return;
@@ -129,6 +131,7 @@ export class TextSniffer {
         return;
       }
       this.first = false;
+      this.head = bytes.slice(0, 4096);
       if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) this.utf16 = [];
     }
     if (this.utf16) {
@@ -143,13 +146,13 @@ export class TextSniffer {
   finish(): string | null {
     if (this.utf16) return sniffText(Buffer.concat(this.utf16));
     if (this.carry.length) this.check(this.carry);
-    return this.invalid ? UTF8_INVALID : this.nul ? NUL_BYTES : null;
+    return this.invalid ? UTF8_INVALID : this.nul ? nulReason(this.head) : null;
   }
 
   private check(bytes: Uint8Array): void {
     const verdict = sniffUtf8(bytes);
     if (verdict === UTF8_INVALID) this.invalid = true;
-    else if (verdict === NUL_BYTES) this.nul = true;
+    else if (verdict !== null) this.nul = true;
   }
 }
 

@@ -5,6 +5,30 @@ import { codeFence, escapeLineStart } from "./markdown-writer.ts";
 export const UTF8_INVALID = "the file is not valid UTF-8 text";
 export const NUL_BYTES = "the file contains NUL bytes, so it is not text";
 export const FILE_EMPTY = "the file is empty";
+export const NUL_BYTES_UTF16 =
+  "the file contains NUL bytes: it looks like UTF-16 text without a byte-order mark, which is not read as text; save it as UTF-8, or as UTF-16 with a byte-order mark";
+
+/** How much of a file's start tells UTF-16 apart. */
+const UTF16_SAMPLE_BYTES = 4096;
+
+/**
+ * The refusal of a file with NUL bytes, given its first bytes. UTF-16 saved without a byte-order
+ * mark (mostly Latin text, so every other byte is 0) had been told only that it "is not text", which
+ * says nothing to someone holding a text file; it is named, with what to do.
+ */
+export function nulReason(head: Uint8Array): string {
+  const n = Math.min(head.length, UTF16_SAMPLE_BYTES) & ~1;
+  if (n < 8) return NUL_BYTES;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (head[i] === 0) even++;
+    if (head[i + 1] === 0) odd++;
+  }
+  const pairs = n / 2;
+  const looksLike = (zeros: number, other: number) => zeros >= pairs * 0.3 && other <= pairs * 0.01;
+  return looksLike(odd, even) || looksLike(even, odd) ? NUL_BYTES_UTF16 : NUL_BYTES;
+}
 
 /**
  * Decodes text strictly: UTF-8 (a stray BOM is dropped), or UTF-16 when a byte-order mark says
@@ -18,7 +42,7 @@ export function decodeStrict(bytes: Uint8Array): string {
   } catch {
     throw new ConversionError(encoding === "utf-8" ? UTF8_INVALID : `the file starts with a ${encoding.toUpperCase()} byte-order mark but is not valid ${encoding.toUpperCase()} text`);
   }
-  if (text.includes("\u0000")) throw new ConversionError(NUL_BYTES);
+  if (text.includes("\u0000")) throw new ConversionError(nulReason(bytes));
   return text;
 }
 
