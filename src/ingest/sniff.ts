@@ -14,6 +14,8 @@ const OOXML_MAIN: Record<string, { part: string; mainType: string }> = {
 };
 
 const TEXT_TYPES = new Set(["text/plain", "text/markdown", "text/html", "text/csv", "application/json"]);
+export const OLE2_OFFICE =
+  "the file is a password-protected Office document or an old .doc, .xls or .ppt file, which cannot be read: save it without a password as .docx, .xlsx or .pptx";
 const SNIFF_LIMITS = { maxUncompressedBytes: Number.MAX_SAFE_INTEGER, maxZipEntries: 100_000 };
 /** 1 MiB stored, plus deflate's overhead for incompressible data (5 bytes a 64 KiB block), with room to spare. */
 const MAX_CONTENT_TYPES_COMPRESSED = (1 << 20) + (1 << 16);
@@ -42,6 +44,8 @@ export function sniffArchive(src: ByteSource, contentType: string): string | nul
   if (src.size === 0) return FILE_EMPTY;
   const sig = src.size >= 4 ? src.read(0, 4) : new Uint8Array(0);
   if (!(sig[0] === 0x50 && sig[1] === 0x4b && sig[2] === 0x03 && sig[3] === 0x04)) {
+    // What Office writes for a password-protected file, and for the pre-2007 .doc/.xls/.ppt formats.
+    if (sig[0] === 0xd0 && sig[1] === 0xcf && sig[2] === 0x11 && sig[3] === 0xe0) return OLE2_OFFICE;
     return "the file is not a zip-based Office document (no zip signature)";
   }
   try {
