@@ -35,8 +35,17 @@ export async function checkFindable(env: Env, o: OrgModel, ready: Set<string>, f
   for (const d of sample) {
     const code = codes.get([...d.candidates.keys()][0]!);
     const s = await call(env, o, "POST", "/v1/session/", { corpusIds: [d.corpusId] });
-    const q = await call(env, o, "GET", `/v1/post/q?${new URLSearchParams({ sessionId: s.body.id, body: code! })}`);
-    const at = q.status === 200 ? await call(env, o, "GET", `/v1/post/attachment/${q.body.answer.id}`) : undefined;
-    if (!at?.body.some((x: any) => x.docId === d.id)) fail(`${o.name} document ${d.id}: a question naming its code word ${code} does not cite it (${q.status}: ${JSON.stringify(q.body?.answer?.body)?.slice(0, 200)})`);
+    const ask = async () => {
+      const q = await call(env, o, "GET", `/v1/post/q?${new URLSearchParams({ sessionId: s.body.id, body: code! })}`);
+      const at = q.status === 200 ? await call(env, o, "GET", `/v1/post/attachment/${q.body.answer.id}`) : undefined;
+      return { q, cited: !!at?.body.some((x: any) => x.docId === d.id), docs: at?.body.map((x: any) => x.docId) ?? [] };
+    };
+    const first = await ask();
+    if (first.cited) continue;
+    // Still a failure; asked again after a while, the report tells a lagging index from rows lost.
+    await Bun.sleep(3_000);
+    const again = await ask();
+    const { q } = first;
+    fail(`${o.name} document ${d.id}: a question naming its code word ${code} does not cite it (${q.status}: ${JSON.stringify(q.body?.answer?.body)?.slice(0, 200)}; cited ${JSON.stringify(first.docs)}; asked again 3 s later: ${again.cited ? "cited" : "still not cited"})`);
   }
 }
