@@ -64,15 +64,20 @@ function isRule(line: string, lead: string): boolean {
   return n >= 3 && line.length - line.trimStart().length <= 3;
 }
 
+/** Reads the cells in place: splitting a 50 MB delimiter row of a 5-million-column CSV made an array of them all. */
 function isDelimiterRow(line: string): boolean {
   if (!line.includes("-")) return false;
   let t = line.trim();
-  const hadPipe = t.includes("|");
+  if (!t.includes("|")) return false;
   if (t.startsWith("|")) t = t.slice(1);
   if (t.endsWith("|")) t = t.slice(0, -1);
-  const cells = t.split("|");
-  if (!hadPipe && cells.length < 2) return false;
-  return cells.every((c) => DELIM_CELL_RE.test(c.trim()));
+  for (let from = 0; ; ) {
+    const bar = t.indexOf("|", from);
+    const end = bar < 0 ? t.length : bar;
+    if (!DELIM_CELL_RE.test(t.slice(from, end).trim())) return false;
+    if (bar < 0) return true;
+    from = bar + 1;
+  }
 }
 
 function atxText(line: string, hashes: number): string {
@@ -96,12 +101,31 @@ export function markdownToElements(markdown: string): Element[] {
  * of 3 million one-word headings built 717 MiB of elements and ended FAILED at the worker's 1 GiB
  * memory limit. Only the last element found is held back, since a following indented line may
  * still continue it (a list item).
+ *
+ * Lines are read in place, one at a time, and a paragraph, table or code block that is a run of
+ * whole lines is cut out of the text in one slice: the array of every line (and of every line of
+ * a paragraph) was most of what was left, 85 MB of plain text in 5 million lines took the worker
+ * past 1.7 GiB.
  */
 export function* elementsOf(markdown: string): Generator<Element> {
-  const lines = markdown.includes("\r") ? markdown.split(/\r\n|\r|\n/) : markdown.split("\n");
+  // The same lines as split(/\r\n|\r|\n/), so a run of lines is one slice of the text.
+  const text = markdown.includes("\r") ? markdown.replace(/\r\n?/g, "\n") : markdown;
+  const n = text.length;
+  // The line starting at `pos` ends at lineEnd(pos); the text's lines start at 0 and after each "\n"
+  // (a final "\n" opens an empty last line, as split gives), so `pos > n` means no line is left.
+  const lineEnd = (at: number) => {
+    const e = text.indexOf("\n", at);
+    return e < 0 ? n : e;
+  };
+  let pos = 0;
   let out: Element[] = [];
   let page: number | undefined;
-  let para: string[] = [];
+  // The paragraph so far: runs of whole lines [runStart, runEnd) of the text, joined by "\n" (a
+  // quoted line, its marker stripped, is a run of its own), and its number of lines.
+  let paraRuns: string[] = [];
+  let runStart = -1;
+  let runEnd = -1;
+  let paraLines = 0;
   let paraPage: number | undefined;
   let item: { text: string[]; page: number | undefined } | null = null;
   // After a blank line, an indented line still belongs to the list item above it.
@@ -114,9 +138,16 @@ export function* elementsOf(markdown: string): Generator<Element> {
     if (level !== undefined) el.level = level;
     out.push(el);
   };
+  const paraText = () => {
+    if (runStart >= 0) paraRuns.push(text.slice(runStart, runEnd));
+    runStart = -1;
+    const t = paraRuns.length === 1 ? paraRuns[0]! : paraRuns.join("\n");
+    paraRuns = [];
+    paraLines = 0;
+    return t;
+  };
   const flushPara = () => {
-    if (para.length) push("NarrativeText", para.join("\n"), paraPage);
-    para = [];
+    if (paraLines) push("NarrativeText", paraText(), paraPage);
   };
   const flushItem = () => {
     if (item) push("ListItem", item.text.join(" "), item.page);
@@ -127,13 +158,16 @@ export function* elementsOf(markdown: string): Generator<Element> {
     flushItem();
   };
 
-  for (let i = 0; i < lines.length; i++) {
+  while (pos <= n) {
     if (out.length > 64) {
       const last = out.pop()!;
       yield* out;
       out = [last];
     }
-    let line = lines[i]!;
+    const start = pos;
+    const end = lineEnd(pos);
+    pos = end + 1;
+    let line = text.slice(start, end);
     const lead = leadChar(line);
     if (lead === "") {
       if (item) lastWasItem = true;
@@ -141,7 +175,7 @@ export function* elementsOf(markdown: string): Generator<Element> {
       continue;
     }
     if (!BLOCK_LEAD.has(lead) && !line.includes("|")) {
-      plain(line);
+      plain(line, start, end);
       continue;
     }
     const pm = PAGE_MARKER_RE.exec(line);
@@ -163,21 +197,29 @@ export function* elementsOf(markdown: string): Generator<Element> {
       lastWasItem = false;
       const marker = fence[1]!;
       const startPage = page;
-      const body: string[] = [];
-      let j = i + 1;
-      for (; j < lines.length; j++) {
-        const l = lines[j]!;
+      // The body's lines, page-marker lines left out: runs of whole lines between markers.
+      const runs: string[] = [];
+      let from = -1;
+      let to = -1;
+      while (pos <= n) {
+        const ls = pos;
+        const le = lineEnd(pos);
+        pos = le + 1;
+        const l = text.slice(ls, le);
         const m = PAGE_MARKER_RE.exec(l);
         if (m) {
           page = Number(m[1]);
+          if (from >= 0) runs.push(text.slice(from, to));
+          from = -1;
           continue;
         }
         const close = FENCE_RE.exec(l);
         if (close && close[1]![0] === marker[0] && close[1]!.length >= marker.length && l.trim() === close[1]) break;
-        body.push(l);
+        if (from < 0) from = ls;
+        to = le;
       }
-      push("CodeSnippet", body.join("\n"), startPage);
-      i = j;
+      if (from >= 0) runs.push(text.slice(from, to));
+      push("CodeSnippet", runs.join("\n"), startPage);
       continue;
     }
 
@@ -189,11 +231,11 @@ export function* elementsOf(markdown: string): Generator<Element> {
       continue;
     }
 
-    if (para.length && !item) {
+    if (paraLines && !item) {
       if (SETEXT_H1_RE.test(line) || SETEXT_H2_RE.test(line)) {
         const level = line.trim()[0] === "=" ? 1 : 2;
-        push("Title", para.join(" ").trim(), paraPage, level);
-        para = [];
+        // Its lines joined by " ": none holds a "\n".
+        push("Title", paraText().replaceAll("\n", " ").trim(), paraPage, level);
         continue;
       }
     }
@@ -204,17 +246,20 @@ export function* elementsOf(markdown: string): Generator<Element> {
       continue;
     }
 
-    if (line.includes("|") && i + 1 < lines.length && isDelimiterRow(lines[i + 1]!)) {
+    if (line.includes("|") && pos <= n && isDelimiterRow(text.slice(pos, lineEnd(pos)))) {
       flush();
       lastWasItem = false;
-      const rows = [line, lines[i + 1]!];
-      let j = i + 2;
-      while (j < lines.length && !isBlank(lines[j]!) && lines[j]!.includes("|") && !PAGE_MARKER_RE.test(lines[j]!)) {
-        rows.push(lines[j]!);
-        j++;
+      // The header, the delimiter row and the rows after it that hold a '|': one slice of the text.
+      let to = lineEnd(pos);
+      pos = to + 1;
+      while (pos <= n) {
+        const le = lineEnd(pos);
+        const l = text.slice(pos, le);
+        if (isBlank(l) || !l.includes("|") || PAGE_MARKER_RE.test(l)) break;
+        to = le;
+        pos = le + 1;
       }
-      push("Table", rows.join("\n"), page);
-      i = j - 1;
+      push("Table", text.slice(start, to), page);
       continue;
     }
 
@@ -231,14 +276,17 @@ export function* elementsOf(markdown: string): Generator<Element> {
     }
 
     const q = QUOTE_RE.exec(line);
-    if (q) line = line.slice(q[0].length);
-    plain(line);
+    if (q) {
+      line = line.slice(q[0].length);
+      plain(line, -1, -1);
+    } else plain(line, start, end);
   }
   flush();
   yield* out;
 
-  // A line that opens no block: list-item continuation or paragraph text.
-  function plain(line: string): void {
+  // A line that opens no block: list-item continuation or paragraph text. [ls, le) is where the
+  // line lies in the text, or -1 when it is not a slice of it (a quote's marker was stripped).
+  function plain(line: string, ls: number, le: number): void {
     if (item) {
       item.text.push(line.trim());
       return;
@@ -249,7 +297,17 @@ export function* elementsOf(markdown: string): Generator<Element> {
       return;
     }
     lastWasItem = false;
-    if (!para.length) paraPage = page;
-    para.push(line);
+    if (!paraLines) paraPage = page;
+    paraLines++;
+    if (ls >= 0 && runStart >= 0 && ls === runEnd + 1) {
+      runEnd = le;
+      return;
+    }
+    if (runStart >= 0) paraRuns.push(text.slice(runStart, runEnd));
+    runStart = -1;
+    if (ls >= 0) {
+      runStart = ls;
+      runEnd = le;
+    } else paraRuns.push(line);
   }
 }

@@ -55,11 +55,42 @@ export function markdownToMarkdown(bytes: Uint8Array): string {
   return decodeText(bytes).trim() + "\n";
 }
 
-/** Plain text is not markdown: lines that would read as structure are escaped; paragraphs are kept. */
+/**
+ * Plain text is not markdown: lines that would read as structure are escaped; paragraphs are kept.
+ * Lines are read in place and a run of lines needing no change is copied as one slice: the arrays
+ * of every line, as read and as written, took 85 MB of text in 5 million lines to 935 MiB.
+ */
 export function plainToMarkdown(bytes: Uint8Array): string {
   const text = decodeText(bytes).trim();
   if (!text) return "";
-  return text.split("\n").map((l) => escapeLineStart(l.trimEnd())).join("\n") + "\n";
+  const n = text.length;
+  // Pieces are joined into chunks now and then, so that many escaped lines do not make a string each to the end.
+  const chunks: string[] = [];
+  let parts: string[] = [];
+  const put = (s: string) => {
+    parts.push(s);
+    if (parts.length >= 8192) {
+      chunks.push(parts.join(""));
+      parts = [];
+    }
+  };
+  // [from, at): lines kept as they are, not yet copied.
+  let from = 0;
+  for (let at = 0; at <= n; ) {
+    let end = text.indexOf("\n", at);
+    if (end < 0) end = n;
+    const line = text.slice(at, end);
+    const out = escapeLineStart(line.trimEnd());
+    if (out !== line) {
+      if (at > from) put(text.slice(from, at));
+      put(end < n ? out + "\n" : out);
+      from = end + 1;
+    }
+    at = end + 1;
+  }
+  if (from < n) put(text.slice(from));
+  chunks.push(parts.join(""), "\n");
+  return chunks.join("");
 }
 
 export function jsonToMarkdown(bytes: Uint8Array): string {
