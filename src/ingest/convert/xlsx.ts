@@ -9,9 +9,60 @@ import { TextBudget } from "./text-budget.ts";
 
 const local = (name: string) => name.slice(name.indexOf(":") + 1);
 
-function sharedStrings(xml: string | null): string[] {
-  if (!xml) return [];
-  const out: string[] = [];
+/**
+ * The shared strings, held as their text joined into one string and where each ends, in blocks of
+ * 4-byte offsets: an array of them took 8 bytes per string and grew by copying, and a 278 KB file of
+ * 38 million empty strings took the worker past its 1 GiB memory limit with that array alone.
+ */
+export class SharedStrings {
+  private static readonly BLOCK = 1 << 20;
+  private readonly blocks: Uint32Array[] = [];
+  private chunks: string[] = [];
+  private parts: string[] = [];
+  private text = "";
+  private length = 0;
+  private count = 0;
+
+  add(s: string): void {
+    if (s) {
+      this.parts.push(s);
+      this.length += s.length;
+      if (this.parts.length >= 8192) {
+        this.chunks.push(this.parts.join(""));
+        this.parts = [];
+      }
+    }
+    const k = this.count % SharedStrings.BLOCK;
+    if (k === 0) this.blocks.push(new Uint32Array(SharedStrings.BLOCK));
+    this.blocks[this.blocks.length - 1]![k] = this.length;
+    this.count++;
+  }
+
+  /** Called once all are added. */
+  done(): this {
+    this.chunks.push(this.parts.join(""));
+    this.text = this.chunks.join("");
+    this.chunks = [];
+    this.parts = [];
+    return this;
+  }
+
+  /** The string at an index as a cell's value names it; "" for none (what an array lookup gave). */
+  get(value: string): string {
+    const i = Number(value);
+    if (!Number.isInteger(i) || i < 0 || i >= this.count) return "";
+    const end = this.at(i);
+    return this.text.slice(i === 0 ? 0 : this.at(i - 1), end);
+  }
+
+  private at(i: number): number {
+    return this.blocks[Math.floor(i / SharedStrings.BLOCK)]![i % SharedStrings.BLOCK]!;
+  }
+}
+
+function sharedStrings(xml: string | null): SharedStrings {
+  const out = new SharedStrings();
+  if (!xml) return out.done();
   let cur: string[] | null = null;
   let inT = false;
   let inPhonetic = false;
@@ -21,15 +72,15 @@ function sharedStrings(xml: string | null): string[] {
       if (n === "si") cur = [];
       else if (n === "t") inT = !t.selfClosing;
       else if (n === "rPh") inPhonetic = true;
-      if (n === "si" && t.selfClosing) { out.push(""); cur = null; }
+      if (n === "si" && t.selfClosing) { out.add(""); cur = null; }
     } else if (t.type === "end") {
       const n = local(t.name);
-      if (n === "si" && cur) { out.push(cur.join("")); cur = null; }
+      if (n === "si" && cur) { out.add(cur.join("")); cur = null; }
       else if (n === "t") inT = false;
       else if (n === "rPh") inPhonetic = false;
     } else if (cur && inT && !inPhonetic) cur.push(decodeEntities(t.text));
   }
-  return out;
+  return out.done();
 }
 
 /**
@@ -74,7 +125,7 @@ interface Sheet {
  * limit before the table's size was counted. The table pads every row to its widest anyway, so
  * its size so far never exceeds what the finished sheet is charged.
  */
-function sheetRows(xml: string, strings: string[], budget: TextBudget, tables: TextBudget): Sheet {
+function sheetRows(xml: string, strings: SharedStrings, budget: TextBudget, tables: TextBudget): Sheet {
   const rows: string[][] = [];
   let cols = 0;
   let cellChars = 0;
@@ -105,7 +156,7 @@ function sheetRows(xml: string, strings: string[], budget: TextBudget, tables: T
       if ((n === "v" || n === "t") && value) inValue = false;
       else if (n === "c" && row && value) {
         let text = value.join("");
-        if (cellType === "s") text = strings[Number(text)] ?? "";
+        if (cellType === "s") text = strings.get(text);
         else if (cellType === "b") text = text === "1" ? "TRUE" : "FALSE";
         budget.spend(text.length);
         const cell = escapeCell(text.replace(/\s+/g, " ").trim());
