@@ -74,7 +74,10 @@ export class MarkdownWriter {
   private readonly tableBudget: TextBudget;
   private out: string[] = [];
   private lastKind: Kind | null = null;
+  // Inline text of the block being collected: pieces, joined into `inlineDone` now and then, so that
+  // a block of millions of tokens (30 MB of "x<br>") holds a few strings rather than one per token.
   private inline: string[] = [];
+  private inlineDone: string[] = [];
   private heading = 0;
   private lists: List[] = [];
   private pendingMarker: string | null = null;
@@ -89,15 +92,27 @@ export class MarkdownWriter {
     return t ? t.cell : null;
   }
 
+  private pushInline(s: string): void {
+    this.inline.push(s);
+    if (this.inline.length >= 8192) {
+      this.inlineDone.push(this.inline.join(""));
+      this.inline = [];
+    }
+  }
+
   text(s: string): void {
     if (this.pre > 0) this.preBuf.push(s);
-    else (this.cell() ?? this.inline).push(s);
+    else {
+      const c = this.cell();
+      if (c) c.push(s);
+      else this.pushInline(s);
+    }
   }
 
   lineBreak(): void {
     if (this.pre > 0) this.preBuf.push("\n");
     else if (this.cell()) this.cell()!.push(" ");
-    else this.inline.push(BR);
+    else this.pushInline(BR);
   }
 
   blockBreak(): void {
@@ -233,18 +248,37 @@ export class MarkdownWriter {
 
   /** Turns the collected inline text into a block with the prefix the current context asks for. */
   private flush(): void {
-    if (this.inline.length === 0) return;
-    const raw = this.inline.join("");
+    if (this.inline.length === 0 && this.inlineDone.length === 0) return;
+    this.inlineDone.push(this.inline.join(""));
+    const raw = this.inlineDone.join("");
     this.inline = [];
-    const lines = raw
-      .replace(WS_RE, " ")
-      .replace(/\u00a0/g, " ")
-      .split(BR)
-      .map((l) => l.trim())
-      .filter((l) => l.length > 0);
-    if (lines.length === 0) return;
+    this.inlineDone = [];
+    const folded = raw.replace(WS_RE, " ").replace(/\u00a0/g, " ");
+    // The block's lines (between line breaks, trimmed, empty ones left out) one at a time, written
+    // with `line` into pieces joined now and then: an array of them all was one string per <br>.
+    const chunks: string[] = [];
+    let parts: string[] = [];
+    let count = 0;
+    const eachLine = (line: (l: string, first: boolean) => string, sep: string) => {
+      for (let at = 0; at <= folded.length; ) {
+        let end = folded.indexOf(BR, at);
+        if (end < 0) end = folded.length;
+        const l = folded.slice(at, end).trim();
+        at = end + 1;
+        if (!l) continue;
+        if (count++) parts.push(sep);
+        parts.push(line(l, count === 1));
+        if (parts.length >= 8192) {
+          chunks.push(parts.join(""));
+          parts = [];
+        }
+      }
+      chunks.push(parts.join(""));
+      return chunks.join("");
+    };
     if (this.heading > 0) {
-      this.emit("#".repeat(this.heading) + " " + lines.join(" "), "heading");
+      const text = eachLine((l) => l, " ");
+      if (count) this.emit("#".repeat(this.heading) + " " + text, "heading");
       return;
     }
     const depth = this.lists.length;
@@ -253,12 +287,14 @@ export class MarkdownWriter {
       for (let i = Math.max(0, depth - MAX_VISUAL_DEPTH); i < depth - 1; i++) indent += " ".repeat(this.lists[i]!.width);
       const marker = this.pendingMarker;
       const cont = indent + " ".repeat(this.lists[depth - 1]!.width);
+      const body = eachLine((l, first) => (first && marker ? indent + marker : cont) + escapeLineStart(l), "\n");
+      if (!count) return;
       this.pendingMarker = null;
-      const body = lines.map((l, i) => (i === 0 && marker ? indent + marker : cont) + escapeLineStart(l));
-      this.emit(body.join("\n"), marker ? "item" : "para");
+      this.emit(body, marker ? "item" : "para");
       return;
     }
-    this.emit(lines.map(escapeLineStart).join("\n"), "para");
+    const body = eachLine(escapeLineStart, "\n");
+    if (count) this.emit(body, "para");
   }
 
   private emit(block: string, kind: Kind): void {
