@@ -46,12 +46,6 @@ function isBlank(line: string): boolean {
 // Characters that can open a block construct; other lines skip the per-line regexes.
 const BLOCK_LEAD = new Set(["<", "`", "~", "#", "=", "-", "*", "_", "+", ">", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
 
-function leadChar(line: string): string {
-  let k = 0;
-  while (k < line.length && (line[k] === " " || line[k] === "\t")) k++;
-  return line[k] ?? "";
-}
-
 /** Thematic break: three or more of one of - * _ with only spaces/tabs between. */
 function isRule(line: string, lead: string): boolean {
   if (lead !== "-" && lead !== "*" && lead !== "_") return false;
@@ -118,6 +112,15 @@ export function* elementsOf(markdown: string): Generator<Element> {
     return e < 0 ? n : e;
   };
   let pos = 0;
+  // The first '|' at or after the line being read (n + 1 when none): found once for many lines.
+  let bar = -1;
+  const hasBar = (ls: number, le: number) => {
+    if (bar < ls) {
+      bar = text.indexOf("|", ls);
+      if (bar < 0) bar = n + 1;
+    }
+    return bar < le;
+  };
   let out: Element[] = [];
   let page: number | undefined;
   // The paragraph so far: runs of whole lines [runStart, runEnd) of the text, joined by "\n" (a
@@ -167,17 +170,21 @@ export function* elementsOf(markdown: string): Generator<Element> {
     const start = pos;
     const end = lineEnd(pos);
     pos = end + 1;
-    let line = text.slice(start, end);
-    const lead = leadChar(line);
-    if (lead === "") {
+    // Most lines are blank or plain text: told apart without a string of their own (a slice per line
+    // of millions is garbage the collector lets pile up).
+    let k = start;
+    while (k < end && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
+    if (k === end) {
       if (item) lastWasItem = true;
       flush();
       continue;
     }
-    if (!BLOCK_LEAD.has(lead) && !line.includes("|")) {
-      plain(line, start, end);
+    const lead = text[k]!;
+    if (!BLOCK_LEAD.has(lead) && !hasBar(start, end)) {
+      plain(null, start, end);
       continue;
     }
+    let line = text.slice(start, end);
     const pm = PAGE_MARKER_RE.exec(line);
     if (pm) {
       flush();
@@ -205,6 +212,13 @@ export function* elementsOf(markdown: string): Generator<Element> {
         const ls = pos;
         const le = lineEnd(pos);
         pos = le + 1;
+        // A page marker starts with '<', a closing fence with a space, '`' or '~'.
+        const c = text.charCodeAt(ls);
+        if (c !== 60 && c !== 32 && c !== 96 && c !== 126) {
+          if (from < 0) from = ls;
+          to = le;
+          continue;
+        }
         const l = text.slice(ls, le);
         const m = PAGE_MARKER_RE.exec(l);
         if (m) {
@@ -254,8 +268,11 @@ export function* elementsOf(markdown: string): Generator<Element> {
       pos = to + 1;
       while (pos <= n) {
         const le = lineEnd(pos);
-        const l = text.slice(pos, le);
-        if (isBlank(l) || !l.includes("|") || PAGE_MARKER_RE.test(l)) break;
+        // A row starting with '|' is neither blank nor a page marker.
+        if (text.charCodeAt(pos) !== 124) {
+          const l = text.slice(pos, le);
+          if (isBlank(l) || !l.includes("|") || PAGE_MARKER_RE.test(l)) break;
+        }
         to = le;
         pos = le + 1;
       }
@@ -285,15 +302,16 @@ export function* elementsOf(markdown: string): Generator<Element> {
   yield* out;
 
   // A line that opens no block: list-item continuation or paragraph text. [ls, le) is where the
-  // line lies in the text, or -1 when it is not a slice of it (a quote's marker was stripped).
-  function plain(line: string, ls: number, le: number): void {
+  // line lies in the text, or -1 when it is not a slice of it (`given`: a quote's marker was stripped).
+  function plain(given: string | null, ls: number, le: number): void {
+    const line = () => given ?? text.slice(ls, le);
     if (item) {
-      item.text.push(line.trim());
+      item.text.push(line().trim());
       return;
     }
-    if (lastWasItem && /^[ \t]{2,}/.test(line) && out.length && out[out.length - 1]!.type === "ListItem") {
+    if (lastWasItem && /^[ \t]{2,}/.test(line()) && out.length && out[out.length - 1]!.type === "ListItem") {
       const prev = out[out.length - 1]!;
-      prev.text = `${prev.text} ${line.trim()}`;
+      prev.text = `${prev.text} ${line().trim()}`;
       return;
     }
     lastWasItem = false;
@@ -308,6 +326,6 @@ export function* elementsOf(markdown: string): Generator<Element> {
     if (ls >= 0) {
       runStart = ls;
       runEnd = le;
-    } else paraRuns.push(line);
+    } else paraRuns.push(line());
   }
 }

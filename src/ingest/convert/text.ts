@@ -55,6 +55,9 @@ export function markdownToMarkdown(bytes: Uint8Array): string {
   return decodeText(bytes).trim() + "\n";
 }
 
+/** The first characters of the lines escapeLineStart may change: # > - * + | ` ~ and digits. */
+const ESCAPED_LEAD = new Set([..."#>-*+|`~0123456789"].map((c) => c.charCodeAt(0)));
+
 /**
  * Plain text is not markdown: lines that would read as structure are escaped; paragraphs are kept.
  * Lines are read in place and a run of lines needing no change is copied as one slice: the arrays
@@ -79,6 +82,13 @@ export function plainToMarkdown(bytes: Uint8Array): string {
   for (let at = 0; at <= n; ) {
     let end = text.indexOf("\n", at);
     if (end < 0) end = n;
+    // Told unchanged without a string of its own (a slice per line of millions is garbage the
+    // collector lets pile up): nothing escapeLineStart escapes starts it and it ends in no space.
+    const last = text.charCodeAt(end - 1);
+    if (end === at || (!ESCAPED_LEAD.has(text.charCodeAt(at)) && last > 0x20 && last < 0x80)) {
+      at = end + 1;
+      continue;
+    }
     const line = text.slice(at, end);
     const out = escapeLineStart(line.trimEnd());
     if (out !== line) {
