@@ -3,9 +3,12 @@ import { ConversionError } from "./errors.ts";
 import { escapeCell, tableChars } from "./markdown-writer.ts";
 import { formatBytes } from "../units.ts";
 
-/** What a pass over the rows does: `cell` and `row` get the fields of a row one at a time; `line` gets a whole row at once when no field of it needs quoting, trimming or escaping. */
+/**
+ * What a pass over the rows does: `cell` and `row` get the fields of a row one at a time; `line` gets a whole
+ * row at once, as where it lies in the text ([start, end)), when no field of it needs quoting, trimming or escaping.
+ */
 interface RowSink {
-  line(line: string, fields: number): void;
+  line(start: number, end: number, fields: number): void;
   cell(f: string, index: number): void;
   row(fields: number): void;
 }
@@ -18,6 +21,7 @@ interface RowSink {
  */
 function forEachRow(text: string, sep: string, sink: RowSink): void {
   const n = text.length;
+  const sepCode = sep.charCodeAt(0);
   const plain = new RegExp(`[^${sep === "\t" ? "\\t" : sep}\\n]*`, "y");
   const special = /[\\|]/;
   const unclean = new RegExp(`^\\s|\\s$|\\s${sep}|${sep}\\s`);
@@ -25,19 +29,51 @@ function forEachRow(text: string, sep: string, sink: RowSink): void {
   while (i < n) {
     let end = text.indexOf("\n", i);
     if (end < 0) end = n;
+    // Most rows of a data export are told clean without a string of their own: a slice and the regex
+    // tests per row of millions are garbage the collector lets pile up.
+    const clean = cleanFields(text, i, end, sepCode);
+    if (clean > 0) {
+      sink.line(i, end, clean);
+      i = end + 1;
+      continue;
+    }
     const line = text.slice(i, end);
     if (!line.includes('"')) {
       if (line === "") { i = end + 1; continue; }
       if (!special.test(line) && !unclean.test(line)) {
         let fields = 1;
         for (let k = line.indexOf(sep); k >= 0; k = line.indexOf(sep, k + 1)) fields++;
-        sink.line(line, fields);
+        sink.line(i, end, fields);
         i = end + 1;
         continue;
       }
     }
     i = scanRow(text, i, sep, plain, sink);
   }
+}
+
+/** What `\s` matches. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c >= 0xa0 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+}
+
+/**
+ * The number of fields of the line [i, end) when it takes forEachRow's whole-row path (no quote, not empty,
+ * no '\\' or '|', no space at either end or beside a separator), else 0; what the regex tests on the line's
+ * slice decide, read in place.
+ */
+function cleanFields(text: string, i: number, end: number, sep: number): number {
+  if (end === i || isSpace(text.charCodeAt(i)) || isSpace(text.charCodeAt(end - 1))) return 0;
+  let fields = 1;
+  for (let k = i; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 34 || c === 92 || c === 124) return 0;
+    if (c === sep) {
+      if ((k > i && isSpace(text.charCodeAt(k - 1))) || (k + 1 < end && isSpace(text.charCodeAt(k + 1)))) return 0;
+      fields++;
+    }
+  }
+  return fields;
 }
 
 /** RFC 4180 parsing of the row starting at `i`: quoted fields may hold separators, doubled quotes and newlines. Returns where the next row starts. */
@@ -87,7 +123,7 @@ export function parseCsv(text: string, sep = ","): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   forEachRow(text, sep, {
-    line: (line) => rows.push(line.split(sep)),
+    line: (start, end) => rows.push(text.slice(start, end).split(sep)),
     cell: (f) => row.push(f),
     row: () => { rows.push(row); row = []; },
   });
@@ -101,6 +137,9 @@ function detectSeparator(text: string): string {
   const best = [",", ";", "\t"].sort((x, y) => count(y) - count(x))[0]!;
   return count(best) > 0 ? best : ",";
 }
+
+/** The most text of rows written together. */
+const RUN_CHARS = 64 * 1024;
 
 const cellText = (f: string) => escapeCell(f.replace(/\s*\n\s*/g, " ").trim());
 
@@ -122,7 +161,7 @@ export function csvToMarkdown(bytes: Uint8Array, maxChars = Number.POSITIVE_INFI
     if (fields > cols) cols = fields;
   };
   forEachRow(text, sep, {
-    line: (line, fields) => { cellChars += line.length - (fields - 1); counted(fields); },
+    line: (start, end, fields) => { cellChars += end - start - (fields - 1); counted(fields); },
     cell: (f) => { cellChars += cellText(f).length; },
     row: counted,
   });
@@ -143,11 +182,36 @@ export function csvToMarkdown(bytes: Uint8Array, maxChars = Number.POSITIVE_INFI
     put(" | ".repeat(cols - fields) + " |\n");
     if (row++ === 0) put("|" + " --- |".repeat(cols) + "\n");
   };
+  // Whole rows of the widest width after the first, one after the other in the text: written together
+  // with two replaceAll calls on their slice, not three strings a row.
+  let runStart = -1;
+  let runEnd = -1;
+  const writeRun = () => {
+    if (runStart < 0) return;
+    put("| " + text.slice(runStart, runEnd).replaceAll(sep, " | ").replaceAll("\n", " |\n| ") + " |\n");
+    runStart = -1;
+  };
   forEachRow(text, sep, {
-    line: (line, fields) => { put("| " + line.replaceAll(sep, " | ")); ended(fields); },
-    cell: (f, index) => put((index === 0 ? "| " : " | ") + cellText(f)),
-    row: ended,
+    line: (start, end, fields) => {
+      if (fields === cols && row > 0) {
+        if (runStart >= 0 && start === runEnd + 1 && end - runStart <= RUN_CHARS) {
+          runEnd = end;
+        } else {
+          writeRun();
+          runStart = start;
+          runEnd = end;
+        }
+        row++;
+        return;
+      }
+      writeRun();
+      put("| " + text.slice(start, end).replaceAll(sep, " | "));
+      ended(fields);
+    },
+    cell: (f, index) => { writeRun(); put((index === 0 ? "| " : " | ") + cellText(f)); },
+    row: (fields) => { writeRun(); ended(fields); },
   });
+  writeRun();
   chunks.push(parts.join(""));
   return chunks.join("");
 }
