@@ -1,7 +1,9 @@
 // Memory of parsing inputs made of very many short lines, cells or tokens: parseDocument (conversion,
 // elements, chunks) in a child process of its own per case and stage, so the peak is that stage's. The
 // "read" stage only decodes the bytes and splits them into lines: the floor any line-based pass has.
-// Peak memory is the child's VmHWM (peak resident set). Usage: bun scripts/bench-many-lines.ts [case...] [--stage s]
+// Peak memory is the child's VmHWM (peak resident set); "before" is it once the input is read, before parsing.
+// Inputs are written once to $TMPDIR/kbqa-bench-many-lines and reused (delete it after changing a case).
+// Usage: bun scripts/bench-many-lines.ts [case...] [--stage read,convert,parse]
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import JSZip from "jszip";
