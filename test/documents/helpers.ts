@@ -5,7 +5,7 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { ErrorBody } from "../../src/http/errors.ts";
-import type { ApiResult, Kbqa, Org } from "../helpers/server.ts";
+import { waitFor, type ApiResult, type Kbqa, type Org } from "../helpers/server.ts";
 
 export interface Init {
   document: any;
@@ -49,6 +49,23 @@ export async function upload(o: Org, corpusId: string, text: string, body: Recor
   if (p.status !== 200) throw new Error(`put: ${p.status} ${p.text}`);
   const c = await o.api("POST", `/v1/doc/${i.document.id}/commit`);
   return { init: i, commit: c };
+}
+
+/**
+ * init + PUT + commit of any bytes, then the document once ingestion has settled (READY or
+ * FAILED), for the tests of how hostile or odd files end: a refusal at commit (415) leaves the
+ * document FAILED at once, so the commit's answer is returned beside the final state.
+ */
+export async function ingestSettled(o: Org, corpusId: string, filename: string, bytes: Uint8Array, contentType: string, timeoutMs = 60_000) {
+  const i = await initOk(o, { corpusId, filename, contentType });
+  const p = await put(i.uploadUrl, bytes, contentType);
+  if (p.status !== 200) throw new Error(`put: ${p.status} ${p.text}`);
+  const commit = await o.api("POST", `/v1/doc/${i.document.id}/commit`);
+  const doc = await waitFor(async () => {
+    const s = (await o.api("GET", `/v1/doc/${i.document.id}/status`)).body;
+    return s.status === "READY" || s.status === "FAILED" ? s : undefined;
+  }, `${filename} settled`, timeoutMs);
+  return { id: i.document.id as string, commit: commit.status, commitMessage: commit.body?.message as string | undefined, status: doc.status as string, statusMsg: doc.statusMsg as string | undefined };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DOCX } from "../../src/ingest/formats.ts";
 import { docx } from "../convert/fixtures.ts";
-import { corpus, initOk, put } from "../documents/helpers.ts";
-import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { corpus, ingestSettled } from "../documents/helpers.ts";
+import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 
 // Text files are refused for a NUL or an invalid byte, but a DOCX may write characters XML does not
 // allow as references (&#xD800;, &#0;), and mammoth turned them into a lone surrogate and a NUL.
@@ -23,15 +23,9 @@ test("a DOCX with &#xD800; and &#0; in its text: READY, each stored as U+FFFD", 
   const bytes = await docx({
     "word/document.xml": `<?xml version="1.0"?><w:document ${W}><w:body><w:p><w:r><w:t xml:space="preserve">lone &#xD800; surrogate and &#0; nul</w:t></w:r></w:p></w:body></w:document>`,
   });
-  const i = await initOk(a, { corpusId: await corpus(a, "chars"), filename: "chars.docx", contentType: DOCX });
-  expect((await put(i.uploadUrl, bytes, DOCX)).status).toBe(200);
-  expect((await a.api("POST", `/v1/doc/${i.document.id}/commit`)).status).toBe(202);
-  const status = await waitFor(async () => {
-    const s = (await a.api("GET", `/v1/doc/${i.document.id}/status`)).body;
-    return s.status === "READY" || s.status === "FAILED" ? s.status : undefined;
-  }, "settled", 60_000);
-  expect(status).toBe("READY");
-  const chunks = await a.api("GET", `/v1/chunk/q?documentId=${i.document.id}&body=true&pageSize=25`);
+  const end = await ingestSettled(a, await corpus(a, "chars"), "chars.docx", bytes, DOCX);
+  expect({ commit: end.commit, status: end.status }).toEqual({ commit: 202, status: "READY" });
+  const chunks = await a.api("GET", `/v1/chunk/q?documentId=${end.id}&body=true&pageSize=25`);
   const bodies: string[] = chunks.body.items.map((c: { body: string }) => c.body);
   expect(bodies).toContain("lone \ufffd surrogate and \ufffd nul");
 }, 90_000);

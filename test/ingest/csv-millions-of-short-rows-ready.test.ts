@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { corpus, initOk, put } from "../documents/helpers.ts";
-import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { corpus, ingestSettled } from "../documents/helpers.ts";
+import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 
 // The element parser split the whole markdown into an array of its lines, and a table's rows into
 // another, before joining them again: a CSV of 10 million one-character rows (20 MB) made a
@@ -18,16 +18,9 @@ afterAll(() => k?.stop());
 
 test("a CSV of 10 million one-character rows (20 MB) ends READY", async () => {
   const bytes = new TextEncoder().encode("a\n".repeat(10_000_000));
-  const i = await initOk(a, { corpusId: await corpus(a, "rows"), filename: "rows.csv", contentType: "text/csv" });
-  expect((await put(i.uploadUrl, bytes, "text/csv")).status).toBe(200);
-  expect((await a.api("POST", `/v1/doc/${i.document.id}/commit`)).status).toBe(202);
-  const end = await waitFor(async () => {
-    const s = (await a.api("GET", `/v1/doc/${i.document.id}/status`)).body;
-    return s.status === "READY" || s.status === "FAILED" ? { status: s.status, statusMsg: s.statusMsg } : undefined;
-  }, "settled", 150_000);
-  expect(end.statusMsg).toBeUndefined();
-  expect(end.status).toBe("READY");
-  const chunks = await a.api("GET", `/v1/chunk/q?documentId=${i.document.id}&body=true&pageSize=5`);
+  const end = await ingestSettled(a, await corpus(a, "rows"), "rows.csv", bytes, "text/csv", 150_000);
+  expect({ commit: end.commit, status: end.status, statusMsg: end.statusMsg }).toEqual({ commit: 202, status: "READY", statusMsg: undefined });
+  const chunks = await a.api("GET", `/v1/chunk/q?documentId=${end.id}&body=true&pageSize=5`);
   const bodies: string[] = chunks.body.items.map((c: { body: string }) => c.body);
   expect(bodies.some((b) => b.startsWith("| a |\n| --- |\n| a |\n"))).toBe(true);
 }, 180_000);

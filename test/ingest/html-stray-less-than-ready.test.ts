@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { corpus, initOk, put } from "../documents/helpers.ts";
-import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { corpus, ingestSettled } from "../documents/helpers.ts";
+import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 
 // A "<" that opens no markup ("a < b") was a text token of its own, and the HTML converter holds
 // every token of a block until the block ends: 30 MB of "<" made 30 million tokens and took the
@@ -19,16 +19,9 @@ afterAll(() => k?.stop());
 
 test("30 MB of stray '<' in an HTML page: READY, the text kept", async () => {
   const bytes = new TextEncoder().encode("<p>a &lt; b < c &amp; d</p>" + "<".repeat(30_000_000));
-  const i = await initOk(a, { corpusId: await corpus(a, "lt"), filename: "lt.html", contentType: "text/html" });
-  expect((await put(i.uploadUrl, bytes, "text/html")).status).toBe(200);
-  expect((await a.api("POST", `/v1/doc/${i.document.id}/commit`)).status).toBe(202);
-  const end = await waitFor(async () => {
-    const s = (await a.api("GET", `/v1/doc/${i.document.id}/status`)).body;
-    return s.status === "READY" || s.status === "FAILED" ? { status: s.status, statusMsg: s.statusMsg } : undefined;
-  }, "settled", 90_000);
-  expect(end.statusMsg).toBeUndefined();
-  expect(end.status).toBe("READY");
-  const chunks = await a.api("GET", `/v1/chunk/q?documentId=${i.document.id}&body=true&pageSize=25`);
+  const end = await ingestSettled(a, await corpus(a, "lt"), "lt.html", bytes, "text/html", 90_000);
+  expect({ commit: end.commit, status: end.status, statusMsg: end.statusMsg }).toEqual({ commit: 202, status: "READY", statusMsg: undefined });
+  const chunks = await a.api("GET", `/v1/chunk/q?documentId=${end.id}&body=true&pageSize=25`);
   const bodies: string[] = chunks.body.items.map((c: { body: string }) => c.body);
   expect(bodies).toContain("a < b < c & d");
   expect(bodies).toContain("<".repeat(10_000));

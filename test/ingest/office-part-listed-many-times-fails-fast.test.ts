@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { PPTX, XLSX } from "../../src/ingest/formats.ts";
 import { xlsx } from "../convert/xlsx-fixture.ts";
 import { pptx } from "../convert/pptx-fixture.ts";
-import { corpus, initOk, put } from "../documents/helpers.ts";
-import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { corpus, ingestSettled } from "../documents/helpers.ts";
+import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 
 // An XLSX listing one sheet of empty rows 20,000 times in its workbook, or a PPTX listing one slide
 // without text 100,000 times, is about 12 KiB of zip. Each listing parsed the part again and
@@ -36,13 +36,9 @@ beforeAll(async () => {
 afterAll(() => k?.stop());
 
 async function ingest(filename: string, contentType: string, bytes: Uint8Array) {
-  const i = await initOk(a, { corpusId, filename, contentType });
-  expect((await put(i.uploadUrl, bytes, contentType)).status).toBe(200);
-  expect((await a.api("POST", `/v1/doc/${i.document.id}/commit`)).status).toBe(202);
-  return waitFor(async () => {
-    const s = (await a.api("GET", `/v1/doc/${i.document.id}/status`)).body;
-    return s.status === "READY" || s.status === "FAILED" ? { status: s.status, statusMsg: s.statusMsg } : undefined;
-  }, `${filename} settled`, 60_000);
+  const { commit, status, statusMsg } = await ingestSettled(a, corpusId, filename, bytes, contentType);
+  expect(commit).toBe(202);
+  return { status, statusMsg };
 }
 
 test("an XLSX listing one empty sheet 20,000 times is refused by the size limit, not held to the time limit", async () => {

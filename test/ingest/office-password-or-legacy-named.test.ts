@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DOCX, XLSX } from "../../src/ingest/formats.ts";
-import { corpus, initOk, put } from "../documents/helpers.ts";
-import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { corpus, ingestSettled } from "../documents/helpers.ts";
+import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 
 // Office writes a password-protected .docx/.xlsx/.pptx, and the old .doc/.xls/.ppt formats, as an
 // OLE2 compound file, not a zip. Uploaded under an Office type, either was refused as "the file is
@@ -28,13 +28,7 @@ afterAll(() => k?.stop());
 test("an OLE2 file declared as DOCX or XLSX: 415 and FAILED saying it is protected or legacy", async () => {
   const corpusId = await corpus(a, "ole");
   for (const [filename, type] of [["report.docx", DOCX], ["sheet.xlsx", XLSX]] as const) {
-    const i = await initOk(a, { corpusId, filename, contentType: type });
-    expect((await put(i.uploadUrl, ole2(), type)).status).toBe(200);
-    const commit = await a.api("POST", `/v1/doc/${i.document.id}/commit`);
-    const status = await waitFor(async () => {
-      const s = (await a.api("GET", `/v1/doc/${i.document.id}/status`)).body;
-      return s.status === "FAILED" || s.status === "READY" ? s : undefined;
-    }, "settled", 30_000);
-    expect({ commit: commit.status, statusMsg: status.statusMsg }).toEqual({ commit: 415, statusMsg: `The uploaded bytes are not ${type}: ${REASON}` });
+    const r = await ingestSettled(a, corpusId, filename, ole2(), type, 30_000);
+    expect({ commit: r.commit, statusMsg: r.statusMsg }).toEqual({ commit: 415, statusMsg: `The uploaded bytes are not ${type}: ${REASON}` });
   }
 });

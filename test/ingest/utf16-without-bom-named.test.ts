@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { TextSniffer } from "../../src/ingest/sniff.ts";
-import { corpus, initOk, put } from "../documents/helpers.ts";
-import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { corpus, ingestSettled } from "../documents/helpers.ts";
+import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 
 // A text file saved as UTF-16 without a byte-order mark has a NUL in every other byte, and was
 // refused as "the file contains NUL bytes, so it is not text", which tells someone holding a text
@@ -21,14 +21,8 @@ beforeAll(async () => {
 afterAll(() => k?.stop());
 
 async function send(bytes: Uint8Array) {
-  const i = await initOk(a, { corpusId: await corpus(a, "u16"), filename: "notes.txt", contentType: "text/plain" });
-  expect((await put(i.uploadUrl, bytes, "text/plain")).status).toBe(200);
-  const commit = await a.api("POST", `/v1/doc/${i.document.id}/commit`);
-  const doc = await waitFor(async () => {
-    const s = (await a.api("GET", `/v1/doc/${i.document.id}/status`)).body;
-    return s.status === "FAILED" || s.status === "READY" ? s : undefined;
-  }, "settled", 30_000);
-  return { commit: commit.status, message: commit.body.message, status: doc.status, statusMsg: doc.statusMsg };
+  const r = await ingestSettled(a, await corpus(a, "u16"), "notes.txt", bytes, "text/plain", 30_000);
+  return { commit: r.commit, message: r.commitMessage, status: r.status, statusMsg: r.statusMsg };
 }
 
 test("UTF-16LE and UTF-16BE without a byte-order mark: 415 and FAILED naming UTF-16", async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { XLSX } from "../../src/ingest/formats.ts";
 import { xlsx } from "../convert/xlsx-fixture.ts";
-import { corpus, initOk, put } from "../documents/helpers.ts";
-import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { corpus, ingestSettled } from "../documents/helpers.ts";
+import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 
 // A cell reference of hundreds of letters (a sheet ends at XFD) made the column index Infinity, and
 // naming that column in the note under the table looped forever: a 1 KiB XLSX grew its worker to the
@@ -25,17 +25,9 @@ test("a cell at a column reference of 400 letters: READY, the cell counted past 
   const bytes = await xlsx({
     "xl/worksheets/sheet1.xml": `<?xml version="1.0"?><worksheet ${NS}><sheetData><row r="1">${inline("A1", "kept value")}${inline(`${"A".repeat(400)}1`, "far away")}${inline("", "after it")}</row></sheetData></worksheet>`,
   });
-  const corpusId = await corpus(a, "far");
-  const i = await initOk(a, { corpusId, filename: "far.xlsx", contentType: XLSX });
-  expect((await put(i.uploadUrl, bytes, XLSX)).status).toBe(200);
-  expect((await a.api("POST", `/v1/doc/${i.document.id}/commit`)).status).toBe(202);
-  const end = await waitFor(async () => {
-    const s = (await a.api("GET", `/v1/doc/${i.document.id}/status`)).body;
-    return s.status === "READY" || s.status === "FAILED" ? { status: s.status, statusMsg: s.statusMsg } : undefined;
-  }, "settled", 60_000);
-  expect(end.statusMsg).toBeUndefined();
-  expect(end.status).toBe("READY");
-  const chunks = await a.api("GET", `/v1/chunk/q?documentId=${i.document.id}&body=true&pageSize=25`);
+  const end = await ingestSettled(a, await corpus(a, "far"), "far.xlsx", bytes, XLSX);
+  expect({ commit: end.commit, status: end.status, statusMsg: end.statusMsg }).toEqual({ commit: 202, status: "READY", statusMsg: undefined });
+  const chunks = await a.api("GET", `/v1/chunk/q?documentId=${end.id}&body=true&pageSize=25`);
   const text = chunks.body.items.map((c: { body: string }) => c.body).join("\n");
   expect(text).toContain("| kept value |");
   expect(text).toMatch(/Left out of this sheet: 2 non-empty cells in columns ALM to [A-Z]+ \(past the first 1000 columns/);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { XLSX } from "../../src/ingest/formats.ts";
 import { xlsx } from "../convert/xlsx-fixture.ts";
-import { corpus, initOk, put } from "../documents/helpers.ts";
-import { startKbqa, waitFor, type Kbqa, type Org } from "../helpers/server.ts";
+import { corpus, ingestSettled } from "../documents/helpers.ts";
+import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 
 // A sheet's rows are padded with empty cells up to their farthest cell as they are read, and the
 // table's size was counted only once the sheet was read: 100,000 rows of one cell in column ALL
@@ -22,13 +22,9 @@ afterAll(() => k?.stop());
 
 async function ingest(rows: number) {
   const bytes = await xlsx({ "xl/worksheets/sheet1.xml": `<?xml version="1.0"?><worksheet ${NS}><sheetData>${'<row><c r="ALL1"><v>1</v></c></row>'.repeat(rows)}</sheetData></worksheet>` });
-  const i = await initOk(a, { corpusId: await corpus(a, `far-${rows}`), filename: "far.xlsx", contentType: XLSX });
-  expect((await put(i.uploadUrl, bytes, XLSX)).status).toBe(200);
-  expect((await a.api("POST", `/v1/doc/${i.document.id}/commit`)).status).toBe(202);
-  return { size: bytes.length, end: await waitFor(async () => {
-    const s = (await a.api("GET", `/v1/doc/${i.document.id}/status`)).body;
-    return s.status === "READY" || s.status === "FAILED" ? { status: s.status, statusMsg: s.statusMsg } : undefined;
-  }, "settled", 60_000) };
+  const { commit, status, statusMsg } = await ingestSettled(a, await corpus(a, `far-${rows}`), "far.xlsx", bytes, XLSX);
+  expect(commit).toBe(202);
+  return { size: bytes.length, end: { status, statusMsg } };
 }
 
 test("100,000 rows of one cell in column ALL: FAILED naming the table, not the memory limit", async () => {
