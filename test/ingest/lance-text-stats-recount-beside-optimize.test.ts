@@ -5,13 +5,14 @@
 // optimize() cleans no versions while a count reads. Here the clock is moved ten minutes on, so
 // the pinned version is well past the cleanup's age (60 s): the count must still succeed, exact.
 import { afterAll, afterEach, expect, setSystemTime, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openLanceIndex, textStatsFile } from "../../src/store/lance.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
 import { mulberry32 } from "../helpers/seeded.ts";
+import { savedStats, skewedWords } from "./text-stats-saved.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kbqa-text-recount-optimize-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,16 +20,11 @@ afterEach(() => setSystemTime());
 
 const rand = mulberry32(23);
 const VOCAB = Array.from({ length: 5000 }, (_, i) => "k" + i.toString(36) + ["north", "south", "east"][i % 3]);
-const words = (n: number) => Array.from({ length: n }, () => VOCAB[Math.floor(VOCAB.length * rand() ** 2)]!).join(" ");
+const words = skewedWords(rand, VOCAB);
 const org = newId(), corpus = newId();
 const row = (documentId: string, text: string): VectorRecord =>
   ({ chunkId: newId(), orgId: org, corpusId: corpus, documentId, generation: 1, text, vector: Float32Array.from([1, rand()]) });
 
-type Saved = { stats: { orgs: { orgId: string; rows: number; length: number; terms: string[]; df: number[] }[] } };
-const statsOf = (file: string) => {
-  const saved = JSON.parse(readFileSync(file, "utf8")) as Saved;
-  return Object.fromEntries(saved.stats.orgs.map((o) => [o.orgId, { rows: o.rows, length: o.length, df: Object.fromEntries(o.terms.map((t, i) => [t, o.df[i]]).sort()) }]));
-};
 
 test("an optimize() while the statistics are counted leaves the pinned version readable and the count exact", async () => {
   const path = join(dir, "t");
@@ -64,13 +60,13 @@ test("an optimize() while the statistics are counted leaves the pinned version r
   setSystemTime();
   expect(await ready).toBe(true);
   await idx.close();
-  const racing = statsOf(file);
+  const racing = savedStats(file);
   rmSync(file);
 
   idx = await openLanceIndex(path, "test-embed", 2);
   expect(await idx.textStatsReady()).toBe(true);
   await idx.close();
-  const quiet = statsOf(file);
+  const quiet = savedStats(file);
   expect(quiet[org]!.rows).toBe((docs.length - 2) * 25 + 1);
   expect(racing).toEqual(quiet);
   expect(lines.filter((l) => l.includes("could not count"))).toEqual([]);

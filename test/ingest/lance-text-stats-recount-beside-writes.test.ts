@@ -5,20 +5,21 @@
 // exactly once, so the statistics it ends with must equal a count of the final table made with
 // nothing racing it.
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openLanceIndex, textStatsFile } from "../../src/store/lance.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
 import { mulberry32 } from "../helpers/seeded.ts";
+import { savedStats, skewedWords } from "./text-stats-saved.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kbqa-text-recount-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const rand = mulberry32(7);
 const VOCAB = Array.from({ length: 5000 }, (_, i) => "w" + i.toString(36) + ["alpha", "beta", "gamma"][i % 3]);
-const words = (n: number) => Array.from({ length: n }, () => VOCAB[Math.floor(VOCAB.length * rand() ** 2)]!).join(" ");
+const words = skewedWords(rand, VOCAB);
 const orgA = newId(), orgB = newId(), corpusA = newId(), corpusB = newId();
 const row = (orgId: string, corpusId: string, documentId: string, text: string, chunkId = newId()): VectorRecord =>
   ({ chunkId, orgId, corpusId, documentId, generation: 1, text, vector: Float32Array.from([1, rand()]) });
@@ -28,11 +29,6 @@ const aRows = aDocs.flatMap((d) => Array.from({ length: 10 }, () => row(orgA, co
 const bDoc = newId();
 const bRows = Array.from({ length: 20 }, () => row(orgB, corpusB, bDoc, words(30)));
 
-type Saved = { stats: { orgs: { orgId: string; rows: number; length: number; terms: string[]; df: number[] }[] } };
-const statsOf = (file: string) => {
-  const saved = JSON.parse(readFileSync(file, "utf8")) as Saved;
-  return Object.fromEntries(saved.stats.orgs.map((o) => [o.orgId, { rows: o.rows, length: o.length, df: Object.fromEntries(o.terms.map((t, i) => [t, o.df[i]]).sort()) }]));
-};
 
 test("writes and deletes committed while the statistics are counted are counted once, and do not wait for the count", async () => {
   const path = join(dir, "t");
@@ -61,14 +57,14 @@ test("writes and deletes committed while the statistics are counted are counted 
   const allWritesBeforeCount = !counted;
   expect(await ready).toBe(true);
   await idx.close();
-  const racing = statsOf(file);
+  const racing = savedStats(file);
   rmSync(file);
 
   // The same table counted with nothing racing the count.
   idx = await openLanceIndex(path, "test-embed", 2);
   expect(await idx.textStatsReady()).toBe(true);
   await idx.close();
-  const quiet = statsOf(file);
+  const quiet = savedStats(file);
   expect(quiet[orgA]!.rows).toBe(aRows.length - 13 * 10);
   expect(quiet[orgB]!.rows).toBe(bRows.length + 11 + 1);
   expect(racing).toEqual(quiet);

@@ -4,29 +4,25 @@
 // close (not wait out the count, not hang), and what it leaves must not describe the table
 // wrongly: the next open either takes a snapshot equal to a quiet count or counts afresh.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openLanceIndex, textStatsFile } from "../../src/store/lance.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
 import { mulberry32 } from "../helpers/seeded.ts";
+import { savedStats, skewedWords } from "./text-stats-saved.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kbqa-text-recount-closed-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const rand = mulberry32(31);
 const VOCAB = Array.from({ length: 5000 }, (_, i) => "c" + i.toString(36) + ["left", "right"][i % 2]);
-const words = (n: number) => Array.from({ length: n }, () => VOCAB[Math.floor(VOCAB.length * rand() ** 2)]!).join(" ");
+const words = skewedWords(rand, VOCAB);
 const org = newId(), corpus = newId();
 const row = (documentId: string, text: string): VectorRecord =>
   ({ chunkId: newId(), orgId: org, corpusId: corpus, documentId, generation: 1, text, vector: Float32Array.from([1, rand()]) });
 
-type Saved = { stats: { orgs: { orgId: string; rows: number; length: number; terms: string[]; df: number[] }[] } };
-const statsOf = (file: string) => {
-  const saved = JSON.parse(readFileSync(file, "utf8")) as Saved;
-  return Object.fromEntries(saved.stats.orgs.map((o) => [o.orgId, { rows: o.rows, length: o.length, df: Object.fromEntries(o.terms.map((t, i) => [t, o.df[i]]).sort()) }]));
-};
 
 test("closed while the statistics are counted, or before the count begins, the index leaves nothing wrong for the next open", async () => {
   const path = join(dir, "t");
@@ -43,20 +39,20 @@ test("closed while the statistics are counted, or before the count begins, the i
   await idx.add([row(newId(), words(50))]);
   await idx.close();
   const countedBeforeClose = await ready;
-  const leftWhileCounting = existsSync(file) ? statsOf(file) : undefined;
+  const leftWhileCounting = existsSync(file) ? savedStats(file) : undefined;
 
   // Closed before the count has begun (no snapshot to take: the last close had none).
   idx = await openLanceIndex(path, "test-embed", 2);
   const readyBefore = idx.textStatsReady();
   await idx.close();
   const countedBeforeBegun = await readyBefore;
-  const leftBeforeBegun = existsSync(file) ? statsOf(file) : undefined;
+  const leftBeforeBegun = existsSync(file) ? savedStats(file) : undefined;
   rmSync(file, { force: true });
 
   idx = await openLanceIndex(path, "test-embed", 2);
   expect(await idx.textStatsReady()).toBe(true);
   await idx.close();
-  const quiet = statsOf(file);
+  const quiet = savedStats(file);
   expect(quiet[org]!.rows).toBe(201);
   if (leftWhileCounting) expect(leftWhileCounting).toEqual(quiet);
   if (leftBeforeBegun) expect(leftBeforeBegun).toEqual(quiet);

@@ -8,27 +8,23 @@
 // first count runs: one after it would start a count of the final table, which hides the rest.
 // Seeded: a failing seed can be replayed (KBQA_RECOUNT_SEED).
 import { expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { openLanceIndex, textStatsFile, type LanceIndex } from "../../src/store/lance.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
 import { mulberry32 } from "../helpers/seeded.ts";
+import { savedStats, skewedWords } from "./text-stats-saved.ts";
 import { waitFor } from "../helpers/server.ts";
 import { CAN_MOUNT, smallDisk } from "../helpers/small-disk.ts";
 
 const SEED = Number(process.env.KBQA_RECOUNT_SEED ?? 17);
 const rand = mulberry32(SEED);
 const VOCAB = Array.from({ length: 3000 }, (_, i) => "m" + i.toString(36) + ["x", "yy", "zzz"][i % 3]);
-const words = (n: number) => Array.from({ length: n }, () => VOCAB[Math.floor(VOCAB.length * rand() ** 2)]!).join(" ");
+const words = skewedWords(rand, VOCAB);
 const orgs = [newId(), newId(), newId()], corpora = orgs.map(() => newId());
 const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)]!;
 
-type Saved = { stats: { orgs: { orgId: string; rows: number; length: number; terms: string[]; df: number[] }[] } };
-const statsOf = (file: string) => {
-  const saved = JSON.parse(readFileSync(file, "utf8")) as Saved;
-  return Object.fromEntries(saved.stats.orgs.map((o) => [o.orgId, { rows: o.rows, length: o.length, df: Object.fromEntries(o.terms.map((t, i) => [t, o.df[i]]).sort()) }]));
-};
 
 type Doc = { org: number; doc: string; chunks: string[]; gen: number };
 const records = (o: number, doc: string, gen: number, n: number, len: number, ids?: string[]): VectorRecord[] =>
@@ -90,13 +86,13 @@ test.if(CAN_MOUNT)(`writes of every kind, some failing, racing the count end exa
   // A write that failed after the count ended starts another, which a search queues if a count failed.
   await waitFor(async () => (await idx.searchText(orgs[0]!, [corpora[0]!], "m1x", 3), await idx.textStatsReady()), "the statistics to be counted", 60_000, 50);
   await idx.close();
-  const racing = statsOf(file);
+  const racing = savedStats(file);
   rmSync(file);
 
   idx = await openLanceIndex(path, "mixed", 2);
   expect(await idx.textStatsReady()).toBe(true);
   await idx.close();
-  expect(racing).toEqual(statsOf(file));
+  expect(racing).toEqual(savedStats(file));
   // Checked last, so that the exactness above is reported even where the count was quick.
   expect(failed).toBeGreaterThan(0);
   expect(roundsWhileCounting).toBeGreaterThan(0);

@@ -4,26 +4,22 @@
 // fails, the count, reading only, goes on and starts again, and once the disk is writable again
 // the statistics it ends with equal a count of the final table made with nothing racing it.
 import { expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { openLanceIndex, textStatsFile } from "../../src/store/lance.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
 import { mulberry32 } from "../helpers/seeded.ts";
+import { savedStats, skewedWords } from "./text-stats-saved.ts";
 import { CAN_MOUNT, smallDisk } from "../helpers/small-disk.ts";
 
 const rand = mulberry32(11);
 const VOCAB = Array.from({ length: 5000 }, (_, i) => "v" + i.toString(36) + ["delta", "omega"][i % 2]);
-const words = (n: number) => Array.from({ length: n }, () => VOCAB[Math.floor(VOCAB.length * rand() ** 2)]!).join(" ");
+const words = skewedWords(rand, VOCAB);
 const org = newId(), corpus = newId();
 const row = (documentId: string, text: string): VectorRecord =>
   ({ chunkId: newId(), orgId: org, corpusId: corpus, documentId, generation: 1, text, vector: Float32Array.from([1, rand()]) });
 
-type Saved = { stats: { orgs: { orgId: string; rows: number; length: number; terms: string[]; df: number[] }[] } };
-const statsOf = (file: string) => {
-  const saved = JSON.parse(readFileSync(file, "utf8")) as Saved;
-  return Object.fromEntries(saved.stats.orgs.map((o) => [o.orgId, { rows: o.rows, length: o.length, df: Object.fromEntries(o.terms.map((t, i) => [t, o.df[i]]).sort()) }]));
-};
 
 test.if(CAN_MOUNT)("a write that fails while the statistics are counted leaves them exact", async () => {
   await using disk = smallDisk(192);
@@ -50,13 +46,13 @@ test.if(CAN_MOUNT)("a write that fails while the statistics are counted leaves t
   expect(failed).toBe(true);
   expect(await ready).toBe(true);
   await idx.close();
-  const afterFailure = statsOf(file);
+  const afterFailure = savedStats(file);
   rmSync(file);
 
   idx = await openLanceIndex(path, "test-embed", 2);
   expect(await idx.textStatsReady()).toBe(true);
   await idx.close();
-  const quiet = statsOf(file);
+  const quiet = savedStats(file);
   expect(quiet[org]!.rows).toBe(1 + (docs.length - 3) * 10 + 1);
   expect(afterFailure).toEqual(quiet);
   expect(lines.filter((l) => l.includes("could not count"))).toEqual([]);
