@@ -23,23 +23,11 @@ import { parseArgs } from "node:util";
 import * as lancedb from "@lancedb/lancedb";
 import { openLanceIndex, textStatsFile } from "../src/store/lance.ts";
 import { TextStats } from "../src/store/scoped-bm25.ts";
-import { newId } from "../src/store/ids.ts";
-import type { VectorRecord } from "../src/store/vector.ts";
-import { mulberry32 } from "../test/helpers/seeded.ts";
+import { DIMS, PER_DOC, syntheticChunks } from "./lib/synthetic-chunks.ts";
 
 const { values } = parseArgs({ options: { chunks: { type: "string", default: "100000" }, runs: { type: "string", default: "3" } } });
 const N = Number(values.chunks), RUNS = Number(values.runs);
-const DIMS = 384, PER_DOC = 10;
-
-const rand = mulberry32(42);
-const VOCAB = Array.from({ length: 20000 }, (_, i) => "w" + i.toString(36) + ["alpha", "beta", "gamma", "delta", "omega"][i % 5]);
-const zipf = () => VOCAB[Math.floor(VOCAB.length * Math.pow(rand(), 2.5))]!;
-const text = () => Array.from({ length: 60 + Math.floor(rand() * 60) }, zipf).join(" ");
-const vector = () => Float32Array.from({ length: DIMS }, () => rand() - 0.5);
-const ORGS = Array.from({ length: 5 }, () => ({ org: newId(), corpus: newId() }));
-const docs = Array.from({ length: N / PER_DOC }, (_, i) => ({ ...ORGS[i % ORGS.length]!, doc: newId() }));
-const records = (d: (typeof docs)[number], generation: number): VectorRecord[] =>
-  Array.from({ length: PER_DOC }, () => ({ chunkId: newId(), orgId: d.org, corpusId: d.corpus, documentId: d.doc, generation, text: text(), vector: vector() }));
+const { docs, records } = syntheticChunks(N);
 
 const dir = mkdtempSync(join(tmpdir(), "kbqa-bench-text-recount-"));
 const EMBEDDER = "bench-text-recount";

@@ -1,7 +1,7 @@
 /**
  * What the per-organization text statistics (store/scoped-bm25.ts) cost the driver's writes and
  * its start, measured through the driver alone (no server), so that the same script runs on a
- * checkout without them as the baseline:
+ * checkout without them as the baseline (copy scripts/lib/synthetic-chunks.ts beside it there too):
  *
  *   bun scripts/bench-text-stats.ts [--chunks 100000] [--docs-per-round 200]
  *
@@ -19,23 +19,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openLanceIndex, type LanceIndex } from "../src/store/lance.ts";
-import { newId } from "../src/store/ids.ts";
-import type { VectorRecord } from "../src/store/vector.ts";
-import { mulberry32 } from "../test/helpers/seeded.ts";
+import { DIMS, PER_DOC, syntheticChunks } from "./lib/synthetic-chunks.ts";
 
 const { values } = parseArgs({ options: { chunks: { type: "string", default: "100000" }, "docs-per-round": { type: "string", default: "200" } } });
 const N = Number(values.chunks), ROUND = Number(values["docs-per-round"]);
-const DIMS = 384, PER_DOC = 10;
-
-const rand = mulberry32(42);
-const VOCAB = Array.from({ length: 20000 }, (_, i) => "w" + i.toString(36) + ["alpha", "beta", "gamma", "delta", "omega"][i % 5]);
-const zipf = () => VOCAB[Math.floor(VOCAB.length * Math.pow(rand(), 2.5))]!;
-const text = () => Array.from({ length: 60 + Math.floor(rand() * 60) }, zipf).join(" ");
-const vector = () => Float32Array.from({ length: DIMS }, () => rand() - 0.5);
-const ORGS = Array.from({ length: 5 }, () => ({ org: newId(), corpus: newId() }));
-const docs = Array.from({ length: N / PER_DOC }, (_, i) => ({ ...ORGS[i % ORGS.length]!, doc: newId() }));
-const records = (d: (typeof docs)[number], generation: number): VectorRecord[] =>
-  Array.from({ length: PER_DOC }, () => ({ chunkId: newId(), orgId: d.org, corpusId: d.corpus, documentId: d.doc, generation, text: text(), vector: vector() }));
+const { zipf, text, orgs: ORGS, docs, records } = syntheticChunks(N);
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const per1000 = (ms: number[], chunksEach: number) => ms.map((x) => (x * 1000) / chunksEach);
