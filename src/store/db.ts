@@ -28,8 +28,11 @@ export function openDb(dataDir: string, log?: Logger): Db {
   mkdirSync(dataDir, { recursive: true });
   privateIfUnused(dataDir);
   const db = new Database(join(dataDir, "kbqa.sqlite"), { create: true, strict: true });
-  db.exec("PRAGMA journal_mode = WAL");
+  // The busy timeout first: the journal-mode pragma takes a lock too, and without the timeout it
+  // fails at once while another connection holds the file for a moment (a closing connection's
+  // checkpoint, the CLI writing a key); test/foundation/open-db-waits-for-lock.test.ts.
   db.exec("PRAGMA busy_timeout = 10000");
+  db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   // Index-heavy reads (chunk metadata terms, usage rollups) are several times faster from a
