@@ -82,24 +82,33 @@ export async function parseJob(d: IngestDeps, job: JobRow): Promise<ParsedJob | 
     const small = isSmall(doc.size, doc.content_type);
     const plan = offloadPlan(d.models, d.vectors);
     const parts: Float32Array[] = [];
-    const { enriched, ...parsed } = (await d.pool.run(
+    const markdownParts: string[] = [];
+    const chunkParts: ParsedDocument["chunks"][] = [];
+    const { enriched, inParts, ...parsed } = (await d.pool.run(
       {
         type: "parse", path, bytes, contentType: doc.content_type, chunk: fromJson(doc.chunk, null),
         enrich: offloadsAny(plan) ? { lang: doc.lang, ...plan } : undefined,
         // A small document goes from `converting` (set by claim) to its batch's stages in
         // milliseconds: a write per step would cost more than the step.
         progress: !small,
+        inParts: true,
       },
       {
         small,
         onStart: () => chargeAttempt(d.db, job),
         onMessage: (m) => {
           if (m.type === "vectors") parts.push(m.data);
+          else if (m.type === "markdown") markdownParts.push(m.part);
+          else if (m.type === "chunks") chunkParts.push(m.chunks);
           // A bare `converting` repeats what claim wrote; with counts it is a PDF's pages read.
           else if (m.type === "stage" && (m.stage !== "converting" || m.total !== undefined)) progress(d, job, m.stage, m.done ?? 0, m.total ?? 1);
         },
       },
-    )) as ParsedDocument & { enriched?: EnrichedWire };
+    )) as ParsedDocument & { enriched?: EnrichedWire; inParts?: true };
+    if (inParts) {
+      parsed.markdown = markdownParts.join("");
+      parsed.chunks = chunkParts.flat();
+    }
     return { job, doc, parsed, enriched: enriched && assembleEnriched(enriched, parts) };
   } catch (e) {
     return { outcome: await onError(d, job, e) };

@@ -7,16 +7,19 @@
  * several small ones (pool.ts pipelining), each answered with its own `done` or `error`.
  *
  *   parent → worker
- *     {type:"parse",    id, path? | bytes?, contentType, chunk, limits?, enrich?, progress?}
+ *     {type:"parse",    id, path? | bytes?, contentType, chunk, limits?, enrich?, progress?, inParts?}
  *     {type:"previews", id, path? | bytes?, pages: number[]}      0-based page indices
  *     {type:"batch", requests: [...]}                            several of the above, in order
  *   worker → parent (messages of one event-loop turn travel together as {type:"batch", messages})
  *     {type:"ready"}                                             once, after start
  *     {type:"stage",   id, stage, done?, total?}                 progress (only with progress: true)
  *     {type:"vectors", id, data: Float32Array}                   a full part of a document's vectors
+ *     {type:"markdown", id, part: string}                        with inParts: a slice of the markdown, in order
+ *     {type:"chunks",  id, chunks}                               with inParts: the next parsed chunks, in order
  *     {type:"preview", id, page, size: "SMALL" | "MEDIUM", png}   one per rendered image
  *     {type:"preview-skipped", id, page, reason}                 a page pdf.js could not draw; the next is drawn
- *     {type:"done",    id, result?}                              parse: ParsedDocument & {enriched?}
+ *     {type:"done",    id, result?}                              parse: ParsedDocument & {enriched?}, or without
+ *                                                                markdown and chunks and with inParts: true when they came in parts
  *     {type:"error",   id, failure: boolean, message}            failure=true: user-facing reason
  *
  * With `enrich` the worker also runs the built-in models on the parsed document (enrich.ts).
@@ -26,7 +29,7 @@
  * (on Linux the kernel kills it at once, even in the middle of a parse: prctl PR_SET_PDEATHSIG).
  */
 import { readFileSync } from "node:fs";
-import { IngestFailure, parseDocument } from "./pipeline.ts";
+import { IngestFailure, parseDocument, type ParsedDocument } from "./pipeline.ts";
 import type { ConvertLimits } from "./convert/index.ts";
 import { enrich, type EnrichRequest } from "./enrich.ts";
 import { stderrLogger } from "../context.ts";
@@ -36,6 +39,8 @@ export type WorkerRequest =
   | {
     type: "parse"; id: number; path?: string; bytes?: Uint8Array; contentType: string; chunk: unknown;
     limits?: Partial<ConvertLimits>; enrich?: EnrichRequest; progress?: boolean;
+    /** A large result's markdown and chunks may come in parts (sendInParts) before its `done`. */
+    inParts?: boolean;
   }
   | { type: "previews"; id: number; path?: string; bytes?: Uint8Array; pages: number[] };
 
@@ -46,6 +51,8 @@ export type WorkerMessage =
   | { type: "ready" }
   | { type: "stage"; id: number; stage: WorkerStage; done?: number; total?: number }
   | { type: "vectors"; id: number; data: Float32Array }
+  | { type: "markdown"; id: number; part: string }
+  | { type: "chunks"; id: number; chunks: ParsedDocument["chunks"] }
   | { type: "preview"; id: number; page: number; size: "SMALL" | "MEDIUM"; png: Uint8Array }
   | { type: "preview-skipped"; id: number; page: number; reason: string }
   | { type: "done"; id: number; result?: unknown }
@@ -109,6 +116,32 @@ export function asDocumentFailure(e: unknown): IngestFailure {
 /** Markdown above this gets the full collections of handle(). */
 const BIG_MARKDOWN_CHARS = 8 * 2 ** 20;
 
+/**
+ * Most characters of markdown or chunk text per message of a result sent in parts. The server's
+ * IPC (Bun 1.3.5) holds a received message in a buffer it grows as the bytes come, and keeps the
+ * memory: one 50 MB markdown and its 50 MB of chunks in one message grew the server by ~300 MB
+ * that it kept after collection, the same data in 1 MB messages by ~110 MB (README, Performance).
+ */
+export const PART_CHARS = 2 ** 20;
+
+function sendInParts(id: number, markdown: string, chunks: ParsedDocument["chunks"]) {
+  for (let at = 0; at < markdown.length;) {
+    let end = Math.min(at + PART_CHARS, markdown.length);
+    // Never between the two halves of a surrogate pair: each part stays well-formed text.
+    const last = markdown.charCodeAt(end - 1);
+    if (end < markdown.length && last >= 0xd800 && last <= 0xdbff) end--;
+    send({ type: "markdown", id, part: markdown.slice(at, end) });
+    at = end;
+  }
+  for (let first = 0; first < chunks.length;) {
+    let end = first + 1;
+    let chars = chunks[first]!.text.length;
+    while (end < chunks.length && chars + chunks[end]!.text.length <= PART_CHARS) chars += chunks[end++]!.text.length;
+    send({ type: "chunks", id, chunks: chunks.slice(first, end) });
+    first = end;
+  }
+}
+
 async function handle(req: WorkerRequest): Promise<void> {
   try {
     const bytes = await bytesOf(req);
@@ -127,7 +160,11 @@ async function handle(req: WorkerRequest): Promise<void> {
         : undefined;
       // and again before the result is copied into its message, for the garbage of the embedding
       if (big) Bun.gc(true);
-      send({ type: "done", id: req.id, result: enriched ? { ...parsed, enriched } : parsed });
+      if (req.inParts && parsed.markdown.length > PART_CHARS) {
+        const { markdown, chunks, ...rest } = parsed;
+        sendInParts(req.id, markdown, chunks);
+        send({ type: "done", id: req.id, result: { ...rest, enriched, inParts: true } });
+      } else send({ type: "done", id: req.id, result: enriched ? { ...parsed, enriched } : parsed });
     } else {
       const { renderPdfPreviews } = await import("./preview.ts");
       const skipped = (page: number, reason: string) => send({ type: "preview-skipped", id: req.id, page, reason });
