@@ -42,7 +42,7 @@ function utf8Column(values: string[]): Data<Utf8> {
     const at = valueOffsets[i]!, end = valueOffsets[i + 1]!;
     const { read, written } = encoder.encodeInto(v, data.subarray(at, end));
     // A length counted wrong would shift every later value: refused rather than written.
-    if (read !== v.length || written !== end - at) throw new Error(`utf8 length of a value changed while encoding (${written} of ${end - at} bytes)`);
+    if (read !== v.length || written !== end - at) throw new Error(`utf8 length of a value miscounted (encoded ${read} of ${v.length} code units into ${written} of ${end - at} bytes)`);
   });
   return makeData({ type: new Utf8(), length: values.length, nullCount: 0, valueOffsets, data });
 }
