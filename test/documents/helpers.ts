@@ -68,6 +68,13 @@ export async function ingestSettled(o: Org, corpusId: string, filename: string, 
   return { id: i.document.id as string, commit: commit.status, commitMessage: commit.body?.message as string | undefined, status: doc.status as string, statusMsg: doc.statusMsg as string | undefined };
 }
 
+/** The bodies of a document's first chunks, in the chunk listing's order (body=true caps pageSize at 25). */
+export async function chunkBodies(o: Org, documentId: string, pageSize = 25): Promise<string[]> {
+  const r = await o.api("GET", `/v1/chunk/q?documentId=${documentId}&body=true&pageSize=${pageSize}`);
+  if (r.status !== 200) throw new Error(`chunk listing: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.items.map((c: { body: string }) => c.body);
+}
+
 /**
  * Direct access to the server's SQLite file. Tests use it only to play the ingestion worker
  * (set READY, a summary, nbPages) while that worker is not part of the run.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DOCX } from "../../src/ingest/formats.ts";
 import { docx } from "../convert/fixtures.ts";
-import { corpus, ingestSettled } from "../documents/helpers.ts";
+import { chunkBodies, corpus, ingestSettled } from "../documents/helpers.ts";
 import { startKbqa, type Kbqa, type Org } from "../helpers/server.ts";
 
 // Text files are refused for a NUL or an invalid byte, but a DOCX may write characters XML does not
@@ -25,7 +25,6 @@ test("a DOCX with &#xD800; and &#0; in its text: READY, each stored as U+FFFD", 
   });
   const end = await ingestSettled(a, await corpus(a, "chars"), "chars.docx", bytes, DOCX);
   expect({ commit: end.commit, status: end.status }).toEqual({ commit: 202, status: "READY" });
-  const chunks = await a.api("GET", `/v1/chunk/q?documentId=${end.id}&body=true&pageSize=25`);
-  const bodies: string[] = chunks.body.items.map((c: { body: string }) => c.body);
+  const bodies = await chunkBodies(a, end.id);
   expect(bodies).toContain("lone \ufffd surrogate and \ufffd nul");
 }, 90_000);
