@@ -592,6 +592,11 @@ export async function openLanceIndex(
     if (writes++ === 0) pendingSince = now;
     if (settle) clearTimeout(settle);
     settle = undefined;
+    // A write queued before close() and committed during it schedules no refresh: a timer armed
+    // now would outlive close(), which has already cleared it, and hold the process until it
+    // fired (LARGE_SETTLE_MS on a big table) only to find the index closed
+    // (test/ingest/lance-close-leaves-no-timer.test.ts).
+    if (closed) return;
     const delay = refreshDelay({ now, rows: approxRows, writes, pendingSince, lastMs: lastRefreshMs, lastEnd: lastRefreshEnd });
     if (delay <= 0) return void serial(optimizeNow).catch(() => {});
     settle = setTimeout(() => {
