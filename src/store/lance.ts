@@ -320,14 +320,19 @@ export async function openLanceIndex(
     stats = undefined;
     const version = await current.table.version();
     const pinnedConn = await lancedb.connect(dir);
+    let table: lancedb.Table | undefined, pinned: Pinned | undefined;
     try {
-      const table = await pinnedConn.openTable(tableName);
-      await table.checkout(version);
+      table = await pinnedConn.openTable(tableName);
+      await table.checkout(version); // throws if that version's manifest is gone
       meanwhile = { added: new TextStats(), removed: new TextStats() };
-      return { table, conn: pinnedConn, meanwhile };
-    } catch (e) {
-      pinnedConn.close();
-      throw e;
+      return (pinned = { table, conn: pinnedConn, meanwhile });
+    } finally {
+      // Unless handed to the count, the handles are closed here whatever failed: a table left
+      // open keeps its native dataset until the garbage collector drops the object.
+      if (!pinned) {
+        table?.close();
+        pinnedConn.close();
+      }
     }
   };
   const loadStats = async (): Promise<TextStats | undefined> => {
