@@ -303,10 +303,15 @@ export async function openLanceIndex(
    * always) in `meanwhile`, and the count, done, takes them into its result in a turn of the
    * queue, where no write is half-recorded. A write that fails meanwhile (its partial work
    * unknown) makes the count start over after it. The pinned version's files must outlive the
-   * count, so optimize() cleans no versions meanwhile.
+   * count, so optimize() cleans no versions while a count holds one (`pins`): not merely while
+   * `meanwhile` is kept, which a failed write clears at once while the count still reads until
+   * its next batch and then to the end of its scan
+   * (test/ingest/lance-text-stats-recount-pin-outlives-failed-write.test.ts).
    */
   let stats: TextStats | undefined;
   let meanwhile: { added: TextStats; removed: TextStats } | undefined;
+  /** Counts holding a pinned version, from beginCount until the count has closed it. */
+  let pins = 0;
   /** A count is queued or running; the latest one queued. */
   let statsCounting = false;
   let statsRun = 0;
@@ -325,6 +330,7 @@ export async function openLanceIndex(
       table = await pinnedConn.openTable(tableName);
       await table.checkout(version); // throws if that version's manifest is gone
       meanwhile = { added: new TextStats(), removed: new TextStats() };
+      pins++;
       return (pinned = { table, conn: pinnedConn, meanwhile });
     } finally {
       // Unless handed to the count, the handles are closed here whatever failed: a table left
@@ -359,6 +365,7 @@ export async function openLanceIndex(
       } finally {
         begun.table.close();
         begun.conn.close();
+        pins--;
       }
       const done = counted && await serial(async () => {
         if (meanwhile !== d || closed) return undefined;
@@ -518,9 +525,9 @@ export async function openLanceIndex(
     textLag = false;
     const started = performance.now();
     try {
-      // While the statistics are counted from a pinned version, no version is cleaned up (a
-      // timestamp of 0 keeps every version younger than 1970): its files must stay readable.
-      await current.table.optimize({ cleanupOlderThan: new Date(meanwhile ? 0 : Date.now() - 60_000) });
+      // While a count holds a pinned version, no version is cleaned up (a timestamp of 0 keeps
+      // every version younger than 1970): its files must stay readable.
+      await current.table.optimize({ cleanupOlderThan: new Date(pins ? 0 : Date.now() - 60_000) });
     } catch (e) {
       textLag ||= lagged;
       // Said once per run of failures: background optimizes drop their rejection, and a table
