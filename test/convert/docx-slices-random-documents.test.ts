@@ -6,8 +6,9 @@ import { zipOf } from "./fixtures.ts";
 // Random bodies of what mammoth carries from one element to the next (lists by numbering and by
 // style, deleted and moved paragraph marks and runs, fields, notes, comments, bookmarks, tables,
 // content controls, insertions), converted whole and in slices cut wherever the cutter allows:
-// the markdown must be the same. With a cut forced at every element, only lists may restart (the
-// README says so): no word may go missing. Two defects were found this way (deleted marks).
+// the markdown must be the same. With a cut forced at every element (what crosses it, a field
+// say, may come out otherwise), no word may go missing. Two defects were found this way (deleted
+// marks). Lists across forced cuts are held to the whole's markdown in docx-forced-cut-list-numbering.test.ts.
 
 const LIMITS = { maxUncompressedBytes: 200 * 1024 * 1024, maxZipEntries: 10_000 };
 const M = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";

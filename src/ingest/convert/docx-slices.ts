@@ -176,7 +176,7 @@ function isCutBefore(next: string, listStyles: Set<string>): boolean {
 /**
  * The slices of a document whose text is longer than `sliceChars`, each about that long; a slice
  * grows past it until a safe cut (isCutBefore), and is cut anyway at `maxSliceChars` (a list of that
- * length then restarts its numbering at the cut), though not while a deleted mark's runs wait for a
+ * length is then joined again across the cut: joinListsAtCut), though not while a deleted mark's runs wait for a
  * paragraph: they would be lost at the end of the slice. Null when the document is not sliced.
  */
 export function planSlices(xml: string, sliceChars: number, listStyles: Set<string>, maxSliceChars = 4 * sliceChars): SlicePlan | null {
@@ -234,4 +234,99 @@ export function stitchNotes(html: string, before: number): { body: string; notes
   const at = renumbered.lastIndexOf(first);
   if (at < 0 || !renumbered.endsWith("</ol>")) return { body: renumbered, notes: "", refs };
   return { body: renumbered.slice(0, at), notes: renumbered.slice(at + 4, -5), refs };
+}
+
+const LIST_TAG_RE = /<(\/?)(ol|ul|li)>/g;
+/** The list whose last item's and own end tags end `html` at `end`, if any. */
+const closedList = (html: string, end: number) =>
+  html.endsWith("</li></ol>", end) ? "ol" : html.endsWith("</li></ul>", end) ? "ul" : null;
+
+/**
+ * The HTML of two slices joined as a conversion of the whole would have it when a forced cut
+ * (planSlices) falls inside a list; null when `before` does not end with a list or `after` does not
+ * start with one (nothing to join, the HTML is kept as it is). Converted on its own, the slice after
+ * the cut opened a list of its own, numbered from 1 again ("step 14" became "1.").
+ *
+ * mammoth (its default style map, the only one a sliced file has) writes a list paragraph of level
+ * d as a path of d lists with an item in each: the item of the last is new ("fresh"), and the list
+ * holding it is `ol` or `ul` as the paragraph's numbering says; the lists and items above it are
+ * not new and match a list of either kind. Each paragraph then joins the last element before it
+ * where the path matches, level by level from the top. Those paths can be read back from a slice's
+ * HTML: an item holding text is a paragraph's own item, and the kinds of the lists above it are
+ * what it asked for or matched anyway. So the lists at the start of `after` are taken apart into
+ * their paragraphs and joined again, one after the other, to the lists left open at the end of
+ * `before`. (A wrapper a slice created itself is `ul`, as mammoth names a list of either kind.)
+ */
+export function joinListsAtCut(before: string, after: string): { before: string; after: string } | null {
+  // the lists open at the end of `before`, outermost first (its end tag is last), each with its last item open
+  const open: string[] = [];
+  let end = before.length;
+  for (let tag = closedList(before, end); tag; tag = closedList(before, end)) {
+    open.push(tag);
+    end -= `</li></${tag}>`.length;
+  }
+  if (open.length === 0 || !/^<(ol|ul)>/.test(after)) return null;
+  const paragraphs = listParagraphs(after);
+  if (!paragraphs) return null;
+  const out: string[] = [];
+  const close = (depth: number) => {
+    while (open.length > depth) out.push(`</li></${open.pop()}>`);
+  };
+  for (const { lists, content } of paragraphs.items) {
+    const d = lists.length;
+    let m = 0;
+    while (m < d && m < open.length && (m < d - 1 || open[m] === lists[m])) m++;
+    if (m === d) {
+      close(d);
+      out.push(`</li><li>${content}`);
+      continue;
+    }
+    close(m);
+    for (let j = m; j < d; j++) {
+      const tag = j < d - 1 ? "ul" : lists[j]!;
+      open.push(tag);
+      out.push(`<${tag}><li>${j < d - 1 ? "" : content}`);
+    }
+  }
+  close(0);
+  return { before: before.slice(0, end), after: out.join("") + after.slice(paragraphs.end) };
+}
+
+/**
+ * The list paragraphs of the lists `html` starts with (up to the first other element), each as the
+ * kinds of the lists holding its item and the item's content; null when the lists hold anything
+ * but items, lists and the items' text before their nested lists (not mammoth's writing).
+ */
+function listParagraphs(html: string): { items: Array<{ lists: string[]; content: string }>; end: number } | null {
+  const items: Array<{ lists: string[]; content: string }> = [];
+  const stack: string[] = [];
+  const lists: string[] = [];
+  const startsList = (at: number) => html.startsWith("<ol>", at) || html.startsWith("<ul>", at);
+  let at = 0;
+  LIST_TAG_RE.lastIndex = 0;
+  for (let m = LIST_TAG_RE.exec(html); m; m = LIST_TAG_RE.exec(html)) {
+    if (m.index !== at) return null;
+    const name = m[2]!;
+    at = LIST_TAG_RE.lastIndex;
+    if (m[1] === "/") {
+      if (stack.pop() !== name) return null;
+      if (name !== "li") lists.pop();
+      if (stack.length === 0 && !startsList(at)) return { items, end: at };
+      continue;
+    }
+    // lists hold items, items hold lists (the top of an empty stack takes a list)
+    const inList = stack.length > 0 && stack[stack.length - 1] !== "li";
+    if ((name === "li") !== inList) return null;
+    stack.push(name);
+    if (name !== "li") lists.push(name);
+    else if (!startsList(at)) {
+      // an item holding text first is a paragraph's own; its text runs to the next list tag
+      const next = LIST_TAG_RE.exec(html);
+      if (!next) return null;
+      items.push({ lists: [...lists], content: html.slice(at, next.index) });
+      at = next.index;
+      LIST_TAG_RE.lastIndex = at;
+    }
+  }
+  return null;
 }

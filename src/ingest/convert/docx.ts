@@ -3,7 +3,7 @@ import { stderrLogger } from "../../context.ts";
 import { briefMessage, ConversionError } from "./errors.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { _findPartPaths as findPartPaths } from "mammoth/lib/docx/docx-reader.js";
-import { listStyleIds, NotesPart, planSlices, referencedIds, stitchNotes } from "./docx-slices.ts";
+import { joinListsAtCut, listStyleIds, NotesPart, planSlices, referencedIds, stitchNotes } from "./docx-slices.ts";
 import { TextBudget } from "./text-budget.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
 
@@ -56,7 +56,14 @@ export async function docxToMarkdown(
       const parts = new Map([[paths.mainDocument, plan.prefix + body + plan.suffix]]);
       for (const { kind, name, part } of notes) if (part) parts.set(name, part.with(referencedIds(body, kind)));
       const html = stitchNotes(await converted(withParts(file, parts)), refs);
-      bodies.push(html.body);
+      // a forced cut inside a list: the list goes on in this slice instead of starting again at 1
+      let out = html.body;
+      const joined = bodies.length ? joinListsAtCut(bodies[bodies.length - 1]!, out) : null;
+      if (joined) {
+        bodies[bodies.length - 1] = joined.before;
+        out = joined.after;
+      }
+      if (out) bodies.push(out);
       if (html.notes) lists.push(html.notes);
       refs += html.refs;
       Bun.gc(true);
