@@ -1,9 +1,14 @@
 // `bun run build` → dist/kbqa: one executable with the whole service (README "Single executable").
-//   bun scripts/build.ts [--target bun-linux-x64] [--outfile PATH] [--lib] [--no-natives] [--no-verify]
+//   bun scripts/build.ts [--target bun-linux-x64] [--outfile PATH] [--lib] [--no-natives] [--no-verify] [--sourcemap]
 // Natives (LanceDB, canvas, ONNX Runtime, llama.cpp) go into a pack inside the executable on Linux
 // targets; --lib (default for darwin, whose signed Mach-O cannot carry the pack) writes them to
 // lib/ next to the executable instead. --no-natives compiles the JavaScript only (to check targets
 // whose native packages are not installed here). A host-target build runs `selftest` on the result.
+// --sourcemap embeds the source map: logged stacks then name src/… and node_modules/… files and
+// lines instead of /$bunfs/root/cli.js and a column on a line of minified code. Not the default: the
+// server held about 29 MB more (anonymous) memory from its start, other commands and an idle worker
+// 6 MB more, and a worker 13 MB more once it had logged an error (Bun decodes the map to format a
+// stack); the file is 6 MB bigger (bun scripts/measure-sourcemap.ts; README "Single executable").
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -45,6 +50,8 @@ const result = await Bun.build({
   entrypoints: [join(root, "src", "cli.ts")],
   compile: { target: target as Bun.Build.Target, outfile, autoloadDotenv: false, autoloadBunfig: false },
   minify,
+  // with compile, any value but "none" embeds the map in the executable
+  sourcemap: argv.includes("--sourcemap") ? "linked" : "none",
   plugins: [kbqaPlugin({ ...pluginOpts, lazyPaths })],
   throw: false,
 });

@@ -12,15 +12,19 @@ function newestMtime(path: string): number {
   return Math.max(st.mtimeMs, ...readdirSync(path).map((f) => newestMtime(join(path, f))));
 }
 
-/** dist/kbqa, rebuilt when missing or older than the sources, the build scripts or the lockfile. */
-export async function freshExecutable(): Promise<{ path: string; built: boolean; buildMs?: number }> {
+/**
+ * dist/kbqa (or `outfile`, built with the build script's `flags`), rebuilt when missing or older
+ * than the sources, the build scripts or the lockfile.
+ */
+export async function freshExecutable(outfile = EXE, flags: string[] = []): Promise<{ path: string; built: boolean; buildMs?: number }> {
   const inputs = ["src", "scripts/build.ts", "scripts/build", "package.json", "bun.lock"].map((p) => join(ROOT, p)).filter(existsSync);
-  if (existsSync(EXE) && statSync(EXE).mtimeMs > Math.max(...inputs.map(newestMtime))) return { path: EXE, built: false };
+  if (existsSync(outfile) && statSync(outfile).mtimeMs > Math.max(...inputs.map(newestMtime))) return { path: outfile, built: false };
   const t = performance.now();
-  const p = Bun.spawn([process.execPath, join(ROOT, "scripts", "build.ts")], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const args = outfile === EXE ? flags : ["--outfile", outfile, ...flags];
+  const p = Bun.spawn([process.execPath, join(ROOT, "scripts", "build.ts"), ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
   if (code !== 0) throw new Error(`bun run build failed (${code}):\n${err}`);
-  return { path: EXE, built: true, buildMs: Math.round(performance.now() - t) };
+  return { path: outfile, built: true, buildMs: Math.round(performance.now() - t) };
 }
 
 /** A new empty folder holding only a copy of the executable (and dist/lib, were there one). */
