@@ -1,5 +1,5 @@
 import "./typebox-setup.ts";
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { cors } from "./cors.ts";
 import { markNoStore } from "./no-store.ts";
 import { invalidHost } from "./host.ts";
@@ -57,7 +57,11 @@ export function buildApp(ctx: AppContext, services: Services, onEachRequest?: ()
     })
     .use(apiDocs(() => built?.routes ?? [], { title: "kbqa", version: VERSION, description: "Self-hosted knowledge-base question answering" }))
     .use(docsAssets())
-    .get("/pub/ping", () => ({ status: "ok", version: VERSION }), { detail: { summary: "Health check (no credential)", tags: ["Health"], security: [] } })
+    // The response schema is there for the published document: a client generated from it had no type for the answer.
+    .get("/pub/ping", () => ({ status: "ok" as const, version: VERSION }), {
+      response: t.Object({ status: t.Literal("ok"), version: t.String() }),
+      detail: { summary: "Health check (no credential)", tags: ["Health"], security: [] },
+    })
     .use(authRoutes(ctx))
     .use(configRoutes(ctx))
     .use(corpusRoutes(ctx, services.corpora))
