@@ -1,0 +1,38 @@
+// The enumerated inputs of /openapi.json hold exactly the values the spec lists for them
+// (test/helpers/spec-tables.ts reads them from ../shared/SPEC.md): a generated client offers
+// no value the server refuses and misses none it takes.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startKbqa, type Kbqa } from "../helpers/server.ts";
+import { core } from "../helpers/fuzz-values.ts";
+import { specEnums } from "../helpers/spec-tables.ts";
+
+let k: Kbqa;
+let paths: Record<string, Record<string, any>>;
+beforeAll(async () => {
+  k = await startKbqa();
+  paths = (await k.request("GET", "/openapi.json")).body.paths;
+});
+afterAll(() => k?.stop());
+
+test("every enumerated input is published with exactly the spec's values", () => {
+  const enums = specEnums();
+  expect(Object.keys(enums).sort()).toEqual(["order", "owner", "sort", "status", "tagsMatch", "thinkingMode", "timeframe"]);
+  const problems: string[] = [];
+  let seen = 0;
+  for (const [path, ops] of Object.entries(paths)) {
+    for (const [m, op] of Object.entries(ops)) {
+      const body = op.requestBody?.content?.["application/json"]?.schema?.properties ?? {};
+      const fields: [string, any][] = [...(op.parameters ?? []).map((p: any) => [p.name, p.schema]), ...Object.entries(body)] as [string, any][];
+      for (const [n, s] of fields) {
+        if (!enums[n]) continue;
+        const c = core(s);
+        const inner = c.type === "array" ? core(c.items) : c;
+        const got = inner.enum ?? (inner.anyOf ?? c.anyOf ?? s.anyOf)?.map((x: any) => x.const);
+        seen++;
+        if (JSON.stringify([...(got ?? [])].sort()) !== JSON.stringify([...enums[n]!].sort())) problems.push(`${m.toUpperCase()} ${path}: ${n} published as ${JSON.stringify(got)}, the spec lists ${enums[n]}`);
+      }
+    }
+  }
+  expect(seen).toBeGreaterThanOrEqual(10);
+  expect(problems).toEqual([]);
+});
