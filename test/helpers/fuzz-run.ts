@@ -68,7 +68,8 @@ export function judge(c: Case, a: Answer | "timeout"): string | null {
   return null;
 }
 
-const names = (message: string, field: string) => new RegExp(`(^|[^A-Za-z])${field}([^A-Za-z]|$)`).test(message);
+// Escaped: an item's path (`tags[1]`) is no character class.
+const names = (message: string, field: string) => new RegExp(`(^|[^A-Za-z])${field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^A-Za-z]|$)`).test(message);
 
 function safeDecode(p: string): string {
   try {
