@@ -259,10 +259,10 @@ export function agentService(db: Db, clock: Clock, models: ModelRegistry) {
       refuseCore(id, "modified");
       if (!row(orgId, id)) throw notFound("Agent");
       const { reset = [], ...input } = body;
-      for (const name of reset) {
+      for (const [i, name] of reset.entries()) {
         if (!(RESETTABLE as readonly string[]).includes(name))
           // Quoted in part: a name may be megabytes long, and the refusal would carry it all back.
-          throw badRequest(`Invalid body field 'reset': '${name.slice(0, 64)}' cannot be reset (allowed: ${RESETTABLE.join(", ")})`);
+          throw badRequest(`Invalid body field 'reset[${i}]': '${name.slice(0, 64)}' cannot be reset (allowed: ${RESETTABLE.join(", ")})`);
       }
       validate(input);
       const changes = new Map<Field, unknown>();
@@ -300,6 +300,7 @@ export function agentService(db: Db, clock: Clock, models: ModelRegistry) {
      * cannot see (unknown, deleted, another organization's) → NOT_FOUND, before anything is stored.
      */
     resolve(orgId: string, agentId?: string): ResolvedAgent {
+      if (agentId !== undefined && !coreAgent(agentId) && !row(orgId, agentId)) throw notFound("Agent", "agentId");
       const v = getView(orgId, agentId ?? DEFAULT_AGENT.id);
       const topK = v.topK;
       return {

@@ -33,9 +33,9 @@ export function authRoutes(ctx: AppContext) {
       "/access-token",
       ({ principal, body }) => {
         if (principal.kind !== "jwt") throw new AppError("FORBIDDEN", "Access tokens can only be created with an RSA JWT");
-        const bad = body.scope.find((s) => !isScopeEntry(s));
+        const bad = body.scope.findIndex((s) => !isScopeEntry(s));
         // Quoted in part: an entry may be megabytes long, and the refusal would carry it all back.
-        if (bad !== undefined) throw new AppError("BAD_REQUEST", `Invalid body field 'scope': "${bad.slice(0, 64)}" is not DOMAIN:ACTION`);
+        if (bad >= 0) throw new AppError("BAD_REQUEST", `Invalid body field 'scope[${bad}]': "${body.scope[bad]!.slice(0, 64)}" is not DOMAIN:ACTION`);
         // A restricted caller cannot mint a token wider than itself.
         if (principal.scope.length > 0) {
           const wider = body.scope.find((s) => !principal.scope.includes(s));

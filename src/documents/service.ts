@@ -66,7 +66,7 @@ export function documentService(ctx: AppContext, sign: Presigner, corpusExists: 
 
   return {
     init(orgId: string, principalUserId: string, b: InitInput, origin: string): Upload {
-      if (!corpusExists(orgId, b.corpusId)) throw notFound("Corpus");
+      if (!corpusExists(orgId, b.corpusId)) throw notFound("Corpus", "corpusId");
       if (!isAccepted(b.contentType)) {
         throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Invalid body field 'contentType': ${JSON.stringify(b.contentType)} is not an accepted type; see GET /v1/doc/accept`);
       }

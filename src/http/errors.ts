@@ -73,7 +73,8 @@ export function volumeError(e: unknown): AppError | null {
 
 export const badRequest = (m: string) => new AppError("BAD_REQUEST", m);
 export const forbidden = (m = "Access denied") => new AppError("FORBIDDEN", m);
-export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+/** `field`: the request field whose id names nothing, so a client sending several ids knows which one. */
+export const notFound = (what: string, field?: string) => new AppError("NOT_FOUND", `${what} not found${field ? ` (field '${field}')` : ""}`);
 export const conflict = (m: string, details?: Record<string, unknown>) => new AppError("CONFLICT", m, details);
 
 export interface ErrorBody {

@@ -288,7 +288,8 @@ export function sessionService(db: Db, clock: Clock) {
     checkDepth(body.metadata);
     const corpusIds = [...new Set(body.corpusIds)];
     if (!corpusIds.length) throw badRequest("Invalid body field 'corpusIds': at least one corpus is required");
-    for (const c of corpusIds) if (!db.query(LIVE_CORPUS).get(orgId, c)) throw notFound(`Corpus ${c}`);
+    // Named by its index as sent (duplicates included), not in the de-duplicated list.
+    for (const c of corpusIds) if (!db.query(LIVE_CORPUS).get(orgId, c)) throw notFound(`Corpus ${c}`, `corpusIds[${body.corpusIds.indexOf(c)}]`);
     return corpusIds;
   }
 

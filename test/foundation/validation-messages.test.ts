@@ -122,9 +122,9 @@ test("a number's string form out of range names its body field, as the number it
 test("a refusal quotes a long value in part, not whole: a 100,000-character scope entry is not sent back", async () => {
   const long = "h".repeat(100_000);
   const agent = (await a.api("POST", "/v1/agent/", { name: "quoted" })).body.id;
-  expect(await refusal("POST", "/v1/auth/access-token", { scope: [long] })).toEqual([400, `Invalid body field 'scope': "${long.slice(0, 64)}" is not DOMAIN:ACTION`]);
+  expect(await refusal("POST", "/v1/auth/access-token", { scope: [long] })).toEqual([400, `Invalid body field 'scope[0]': "${long.slice(0, 64)}" is not DOMAIN:ACTION`]);
   expect(await refusal("PATCH", `/v1/agent/${agent}`, { reset: [long] })).toEqual([
-    400, `Invalid body field 'reset': '${long.slice(0, 64)}' cannot be reset (allowed: description, rerankTopK, context, behaviour, spirit, historySize, temperature, rerankModel, baseModel)`,
+    400, `Invalid body field 'reset[0]': '${long.slice(0, 64)}' cannot be reset (allowed: description, rerankTopK, context, behaviour, spirit, historySize, temperature, rerankModel, baseModel)`,
   ]);
   expect(await refusal("GET", `/v1/usage/all?timeframe=${long.slice(0, 12_000)}`)).toEqual([
     400, `Invalid query parameter 'timeframe': must be one of Day, Week, Month, Year, or omitted for Month (got "${long.slice(0, 40)}")`,
