@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DisplayName } from "../http/paging.ts";
+import { DisplayName, Timestamp } from "../http/paging.ts";
 
 const Text = (max: number, description: string) => t.Nullable(t.String({ maxLength: max, description }));
 
@@ -61,8 +61,8 @@ export const Agent = t.Object({
   temperature: t.Optional(t.Number()),
   baseModel: t.Optional(t.String()),
   systemInstruction: t.String({ description: "Read-only: the resolved instruction the model receives" }),
-  createdAt: t.Optional(t.String()),
-  updatedAt: t.Optional(t.String()),
+  createdAt: t.Optional(Timestamp()),
+  updatedAt: t.Optional(Timestamp()),
 });
 
 export const AgentList = t.Array(Agent);

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { Ack, DisplayName, USER_ID_MAX } from "../http/paging.ts";
+import { Ack, DisplayName, Timestamp, USER_ID_MAX } from "../http/paging.ts";
 import type { AppContext } from "../context.ts";
 import { authPlugin } from "../http/auth-plugin.ts";
 import { AppError } from "../http/errors.ts";
@@ -15,7 +15,7 @@ const TokenBody = t.Object({
   userId: t.Optional(DisplayName(USER_ID_MAX)),
 });
 
-const TokenView = t.Object({ token: t.String(), scope: t.Array(t.String()), createdAt: t.String(), expiresAt: t.String() });
+const TokenView = t.Object({ token: t.String(), scope: t.Array(t.String()), createdAt: Timestamp(), expiresAt: Timestamp() });
 
 const Whoami = t.Object({
   orgId: t.String(),

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DisplayName, Metadata, StoredMetadata } from "../http/paging.ts";
+import { DisplayName, Metadata, StoredMetadata, Timestamp } from "../http/paging.ts";
 
 /**
  * A corpus's name: 1–256 characters, not only blanks, no control characters. The CLI's
@@ -26,8 +26,8 @@ export const Corpus = t.Object({
   description: t.Optional(t.Nullable(t.String())),
   // Values read back are not bounded: a row stored before the depth limit must still be readable.
   metadata: StoredMetadata,
-  createdAt: t.String(),
-  updatedAt: t.String(),
+  createdAt: Timestamp(),
+  updatedAt: Timestamp(),
 });
 
 export const CorpusPage = t.Object({

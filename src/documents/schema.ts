@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DisplayName, JsonObject, LangCode, Metadata, PageQuery, StoredMetadata, USER_ID_MAX } from "../http/paging.ts";
+import { DisplayName, JsonObject, LangCode, Metadata, PageQuery, StoredMetadata, Timestamp, USER_ID_MAX } from "../http/paging.ts";
 import { STATUSES } from "./rows.ts";
 import { SORTS } from "./search.ts";
 
@@ -10,7 +10,7 @@ const Tags = t.Array(t.String(), {
   description: "At most 32 tags of at most 64 characters, after trimming, dropping blanks and collapsing duplicates",
   "x-rule": "an array of at most 32 tags, each a string of at most 64 characters",
 });
-const Time = t.String({ description: "ISO-8601 timestamp" });
+const Time = Timestamp("ISO-8601 timestamp; without a zone it is UTC");
 const CHUNK_DOC = "Chunking override handed to the chunker as stored; {} means the platform default";
 const Chunk = JsonObject(CHUNK_DOC);
 const StoredChunk = JsonObject(CHUNK_DOC, null);
@@ -69,16 +69,16 @@ export const Document = t.Object({
   metadata: StoredMetadata,
   tags: t.Nullable(t.Array(t.String())),
   chunk: t.Optional(StoredChunk),
-  docCreate: t.Optional(t.String()),
-  docUpdate: t.Optional(t.String()),
-  createdAt: t.String(),
-  updatedAt: t.String(),
+  docCreate: t.Optional(Timestamp()),
+  docUpdate: t.Optional(Timestamp()),
+  createdAt: Timestamp(),
+  updatedAt: Timestamp(),
 });
 
 export const UploadGrant = t.Object({
   document: Document,
   uploadUrl: t.String({ description: "Single-use presigned PUT URL bound to contentType" }),
-  expiresAt: t.String(),
+  expiresAt: Timestamp(),
 });
 
 export const DocStatusView = t.Object({
@@ -90,7 +90,7 @@ export const DocStatusView = t.Object({
   total: t.Optional(t.Integer({ description: "Units of the stage in all (additive field)" })),
   ahead: t.Optional(t.Integer({ description: "With stage `queued`: documents of the organization waiting before this one (additive field)" })),
   waiting: t.Optional(t.String({ description: "Why a PROCESSING document makes no progress now, e.g. a full data disk (additive field)" })),
-  updatedAt: t.String(),
+  updatedAt: Timestamp(),
 });
 
 export const DocPageView = t.Object({
@@ -118,8 +118,8 @@ export const DocSearchQuery = t.Object({
   contentType: t.Optional(t.String()),
   lang: t.Optional(t.String()),
   provider: t.Optional(t.String()),
-  createdAfter: t.Optional(t.String({ description: "Inclusive ISO-8601 bound" })),
-  createdBefore: t.Optional(t.String({ description: "Exclusive ISO-8601 bound" })),
+  createdAfter: t.Optional(Timestamp("Inclusive bound")),
+  createdBefore: t.Optional(Timestamp("Exclusive bound")),
   sort: t.Optional(QueryEnum("sort", Object.keys(SORTS))),
   order: t.Optional(QueryEnum("order", ["ASC", "DESC"])),
 });
@@ -133,12 +133,12 @@ export const DownloadUrlView = t.Object({
   filename: t.String(),
   contentType: t.String(),
   url: t.String(),
-  expiresAt: t.String(),
+  expiresAt: Timestamp(),
 });
 
 export const PreviewUrlsView = t.Object({
   documentId: t.String(),
-  expiresAt: t.String(),
+  expiresAt: Timestamp(),
   items: t.Array(t.Object({ page: t.Integer(), size: t.UnionEnum(["SMALL", "MEDIUM"]), url: t.String() })),
 });
 

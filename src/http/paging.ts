@@ -154,7 +154,14 @@ export const Metadata = JsonObject(undefined, MAX_JSON_DEPTH, true);
  */
 export const StoredMetadata = JsonObject("free-form JSON object", null);
 
-export const Ack = t.Object({ timestamp: t.String(), message: t.String() });
+/**
+ * A timestamp, sent or answered: published as `date-time` so generated clients type it as one.
+ * The check behind the format is parseTime's (typebox-setup.ts): a time without a zone is UTC
+ * and a date alone is midnight, as the server took them before the format was published.
+ */
+export const Timestamp = (description?: string) => t.String({ format: "date-time", ...(description ? { description } : {}) });
+
+export const Ack = t.Object({ timestamp: Timestamp(), message: t.String() });
 export const ack = (message: string, now: number) => ({ timestamp: new Date(now).toISOString(), message });
 
 /**

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { JsonObject, LangCode, PageQuery } from "../http/paging.ts";
+import { JsonObject, LangCode, PageQuery, Timestamp } from "../http/paging.ts";
 
 export const Post = t.Object({
   id: t.String({ format: "uuid" }),
@@ -9,7 +9,7 @@ export const Post = t.Object({
   lang: t.String({ description: "Language of the answer (ISO-639-1)" }),
   agentId: t.String({ format: "uuid", description: "Agent the query ran on (may name an agent deleted since)" }),
   attachment: t.Integer({ description: "Live chunks behind an answer (0 on questions); counted on read, so a deleted chunk stops counting" }),
-  createdAt: t.String(),
+  createdAt: Timestamp(),
 });
 
 export const Exchange = t.Object({ query: Post, answer: Post });

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Metadata, PageQuery, StoredMetadata } from "../http/paging.ts";
+import { Metadata, PageQuery, StoredMetadata, Timestamp } from "../http/paging.ts";
 
 /**
  * `corpusIds` is required (one or more live corpora of the organization); `metadata` is optional.
@@ -23,8 +23,8 @@ export const Session = t.Object({
   userId: t.String(),
   corpusIds: t.Array(t.String()),
   metadata: StoredMetadata,
-  createdAt: t.String(),
-  updatedAt: t.String(),
+  createdAt: Timestamp(),
+  updatedAt: Timestamp(),
   // Only on sessions created before the Versioning change (never on new ones).
   model: t.Optional(t.Unknown()),
   system: t.Optional(t.Unknown()),

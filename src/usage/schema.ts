@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { USER_ID_MAX } from "../http/paging.ts";
+import { Timestamp, USER_ID_MAX } from "../http/paging.ts";
 import { DEFAULT_TIMEFRAME, TIMEFRAMES } from "./buckets.ts";
 
 /** Validated by the route (usage/routes.ts) so the 400 names the parameter and its values. */
@@ -23,8 +23,8 @@ const Counter = t.Object({
 });
 
 export const UsageBucket = t.Object({
-  from: t.String({ description: "Bucket start (inclusive)" }),
-  to: t.String({ description: "Bucket end (exclusive)" }),
+  from: Timestamp("Bucket start (inclusive)"),
+  to: Timestamp("Bucket end (exclusive)"),
   tokens: t.Integer(),
   corpora: t.Optional(Counts),
   sessions: Counts,
@@ -34,10 +34,10 @@ export const UsageBucket = t.Object({
 
 export const UsageReport = t.Object({
   timeframe: t.String(),
-  from: t.String({ description: "Start (inclusive) of the oldest bucket" }),
-  to: t.String({ description: "Start of the bucket in progress: exclusive end of the newest completed bucket" }),
+  from: Timestamp("Start (inclusive) of the oldest bucket"),
+  to: Timestamp("Start of the bucket in progress: exclusive end of the newest completed bucket"),
   organizationId: t.String(),
-  timestamp: t.String({ description: "Server time of computation, inside the bucket in progress" }),
+  timestamp: Timestamp("Server time of computation, inside the bucket in progress"),
   tokens: t.Object({ total: t.Integer(), inPeriod: t.Integer() }),
   corpora: t.Nullable(Counter, { description: "Organization scope only; null (and absent from every bucket) elsewhere" }),
   sessions: Counter,
