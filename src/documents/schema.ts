@@ -82,7 +82,7 @@ export const UploadGrant = t.Object({
 });
 
 export const DocStatusView = t.Object({
-  id: t.String(),
+  id: t.String({ format: "uuid" }),
   status: Status,
   statusMsg: t.Optional(t.String()),
   stage: t.Optional(t.String({ description: "Ingestion stage in progress (additive field)" })),
@@ -94,7 +94,7 @@ export const DocStatusView = t.Object({
 });
 
 export const DocPageView = t.Object({
-  corpusId: t.String(),
+  corpusId: t.String({ format: "uuid" }),
   pageIndex: t.Integer(),
   pageSize: t.Integer(),
   total: t.Integer(),
@@ -129,7 +129,7 @@ export const PreviewQuery = t.Object({
 });
 
 export const DownloadUrlView = t.Object({
-  documentId: t.String(),
+  documentId: t.String({ format: "uuid" }),
   filename: t.String(),
   contentType: t.String(),
   url: t.String(),
@@ -137,7 +137,7 @@ export const DownloadUrlView = t.Object({
 });
 
 export const PreviewUrlsView = t.Object({
-  documentId: t.String(),
+  documentId: t.String({ format: "uuid" }),
   expiresAt: Timestamp(),
   items: t.Array(t.Object({ page: t.Integer(), size: t.UnionEnum(["SMALL", "MEDIUM"]), url: t.String() })),
 });

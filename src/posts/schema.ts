@@ -57,7 +57,7 @@ export const PostListQuery = t.Object({
 });
 
 export const PostPage = t.Object({
-  sessionId: t.String(),
+  sessionId: t.String({ format: "uuid" }),
   order: t.String(),
   pageIndex: t.Integer(),
   pageSize: t.Integer(),

@@ -21,7 +21,7 @@ export const Session = t.Object({
   id: t.String({ format: "uuid" }),
   orgId: t.String(),
   userId: t.String(),
-  corpusIds: t.Array(t.String()),
+  corpusIds: t.Array(t.String({ format: "uuid" })),
   metadata: StoredMetadata,
   createdAt: Timestamp(),
   updatedAt: Timestamp(),
@@ -34,7 +34,7 @@ export const Session = t.Object({
 
 const Filters = t.Object({
   userId: t.Optional(t.String()),
-  corpusId: t.Optional(t.String()),
+  corpusId: t.Optional(t.String({ format: "uuid" })),
   key: t.Optional(t.String()),
   value: t.Optional(t.String()),
   json: t.Optional(StoredMetadata),

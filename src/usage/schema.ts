@@ -36,7 +36,7 @@ export const UsageReport = t.Object({
   timeframe: t.String(),
   from: Timestamp("Start (inclusive) of the oldest bucket"),
   to: Timestamp("Start of the bucket in progress: exclusive end of the newest completed bucket"),
-  organizationId: t.String(),
+  organizationId: t.String({ format: "uuid" }),
   timestamp: Timestamp("Server time of computation, inside the bucket in progress"),
   tokens: t.Object({ total: t.Integer(), inPeriod: t.Integer() }),
   corpora: t.Nullable(Counter, { description: "Organization scope only; null (and absent from every bucket) elsewhere" }),
