@@ -58,7 +58,7 @@ export const PostListQuery = t.Object({
 
 export const PostPage = t.Object({
   sessionId: t.String({ format: "uuid" }),
-  order: t.String(),
+  order: t.UnionEnum(["ASC", "DESC"]),
   pageIndex: t.Integer(),
   pageSize: t.Integer(),
   total: t.Integer(),

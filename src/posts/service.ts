@@ -113,7 +113,7 @@ export function postService(db: Db, clock: Clock, sessions: SessionLookup) {
       const total = db
         .query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM posts WHERE org_id = ? AND session_id = ? AND deleted_at IS NULL")
         .get(orgId, sessionId)!.n;
-      const dir = order === "ASC" ? "ASC" : "DESC";
+      const dir: "ASC" | "DESC" = order === "ASC" ? "ASC" : "DESC";
       const rows = db
         .query<PostRow, [string, string, number, number]>(
           `SELECT * FROM posts WHERE org_id = ? AND session_id = ? AND deleted_at IS NULL

@@ -33,7 +33,7 @@ export const UsageBucket = t.Object({
 });
 
 export const UsageReport = t.Object({
-  timeframe: t.String(),
+  timeframe: t.UnionEnum([...TIMEFRAMES]),
   from: Timestamp("Start (inclusive) of the oldest bucket"),
   to: Timestamp("Start of the bucket in progress: exclusive end of the newest completed bucket"),
   organizationId: t.String({ format: "uuid" }),
