@@ -66,6 +66,18 @@ function specNames(paths: Record<string, Record<string, Json>>): Record<string, 
   return out;
 }
 
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * The plugin's naming (method, then each path segment capitalised, `{x}` as `ByX`), made an
+ * identifier: a generated client names its methods after these, and `-` (access-token) or `*`
+ * (/storage/*) is no part of a method name. Ids already clean come out unchanged.
+ */
+export function operationId(method: string, path: string): string {
+  const segment = (s: string) => (s === "*" ? "Object" : /^\{(\w+)\}$/.test(s) ? `By${cap(s.slice(1, -1))}` : s.split("-").map(cap).join(""));
+  return method.toLowerCase() + path.split("/").filter(Boolean).map(segment).join("");
+}
+
 /**
  * Completes what the plugin leaves out of the generated document, once per generated document:
  * - request bodies: the plugin publishes a body's schema only for named parsers, and every /v1
@@ -74,7 +86,8 @@ function specNames(paths: Record<string, Record<string, Json>>): Record<string, 
  * - numbers lose the string form Elysia accepts for query strings;
  * - every /v1 operation documents its refusals with the spec's error object;
  * - a path parameter the router names otherwise than the spec (`title` on its schema) is
- *   published under the spec's name: /v1/post/attachment/{docId}/download-url.
+ *   published under the spec's name: /v1/post/attachment/{docId}/download-url;
+ * - operationIds are identifiers naming the path parameters as published (operationId above).
  */
 export function polish(doc: Json, routes: readonly RouteRecord[]): Json {
   const paths = doc.paths as Record<string, Record<string, Json>>;
@@ -97,6 +110,9 @@ export function polish(doc: Json, routes: readonly RouteRecord[]): Json {
   }
   const components = (doc.components ??= {}) as Json;
   doc.paths = specNames(paths);
+  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+    for (const [method, op] of Object.entries(ops)) op.operationId = operationId(method, path);
+  }
   components.schemas = { ...(components.schemas as Json | undefined), Error: ERROR_SCHEMA };
   doc.paths = plainNumbers(doc.paths);
   doc.components = plainNumbers(components);
