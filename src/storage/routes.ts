@@ -58,6 +58,19 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
     return storageError(request, 500, "InternalError", "The upload could not be stored", key);
   };
 
+  // Storage answers as S3 does (s3-error.ts), so the /v1 error documentation added later does not apply.
+  const refusal = (description: string) => ({
+    description,
+    content: {
+      "application/xml": { schema: { type: "string" as const, description: "<Error><Code/><Message/><Key/><RequestId/></Error>" } },
+      "application/json": { schema: { $ref: "#/components/schemas/Error" } },
+    },
+  });
+  const STORAGE_REFUSALS = {
+    "4XX": refusal("Refused, S3-style: the URL expired, was used, was altered or names nothing (403, 404, 412), too large (413); the error object instead when Accept asks for application/json"),
+    "5XX": refusal("Not stored: the data disk is full (507) or read-only (503)"),
+  };
+
   return new Elysia({ detail: { tags: ["Storage"] } })
     // A refusal sent before the body was read says Connection: close; this makes it true (http/error-handler.ts).
     .onAfterHandle(({ request, server, response }) => {
@@ -119,7 +132,14 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         }
       },
       // parse "none": the handler streams the body itself; no parse hook of a sibling route group may read it first.
-      { parse: "none", detail: { summary: "Upload to a presigned URL (single use; Content-Type must equal the bound type)", security: [] } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Upload to a presigned URL (single use; Content-Type must equal the bound type)",
+          security: [],
+          responses: { "200": { description: "Stored; ETag is the SHA-256 of the bytes, in hex" }, ...STORAGE_REFUSALS },
+        },
+      },
     )
     .get(
       "/storage/*",
@@ -149,7 +169,16 @@ export function storageRoutes(ctx: AppContext, secret: Buffer) {
         }
         return new Response(Bun.file(path), { headers: servedHeaders(v.grant.contentType, key.endsWith("/original") ? doc.filename : null) });
       },
-      { detail: { summary: "Download through a presigned URL", security: [] } },
+      {
+        detail: {
+          summary: "Download through a presigned URL",
+          security: [],
+          responses: {
+            "200": { description: "The object, with the type it was uploaded as", content: { "application/octet-stream": { schema: { type: "string" as const, format: "binary" } } } },
+            ...STORAGE_REFUSALS,
+          },
+        },
+      },
     )
     // Presigned URLs are for GET and PUT only; S3 answers other methods 405 MethodNotAllowed,
     // with the Allow header a 405 must carry (RFC 9110).
