@@ -32,6 +32,8 @@ export function badValues(name: string, s: Schema, valid: unknown, query: boolea
   if (c.maxLength !== undefined) out.push(["one past maxLength", "m".repeat(c.maxLength + 1), name]);
   if (c.minLength && c.minLength > 0) out.push(["shorter than minLength", "", name]);
   if (c.format === "uuid") out.push(["not a uuid", "not-a-uuid", name]);
+  if (c.format === "date-time") out.push(["not a timestamp", "yesterday", name]);
+  if (c.pattern) out.push(["not matching the pattern", "not-a-match\u0001", name]);
   if (c.enum || literals) out.push(["unknown enum value", "NOT_A_VALUE", name]);
   if (c.type === "array" && !query) {
     const one = Array.isArray(valid) ? valid[0] : valid;
@@ -60,6 +62,8 @@ export function probes(w: World, op: Op): Probe[] {
     if (p.required) withQuery(`query ${p.name}: missing`, rest, p.name);
     // A repeatable parameter is judged value by value: its items are what a bad value breaks.
     const ps = core(p.schema ?? {});
+    // A JSON fragment travels as a string: the schema cannot say it must parse, the spec does.
+    if (p.name === "json") for (const v of ["{not json", "[1]"]) withQuery(`query json: ${v}`, [...rest, [p.name, encodeURIComponent(v)]], p.name);
     for (const [kind, v] of badValues(p.name, ps.type === "array" ? (ps.items ?? {}) : (p.schema ?? {}), undefined, true)) withQuery(`query ${p.name}: ${kind}`, [...rest, [p.name, encodeURIComponent(String(v))]], p.name);
   }
   const schema = op.spec.requestBody?.content["application/json"]?.schema;
