@@ -31,11 +31,19 @@ export function opsOf(w: World, match: (key: string) => boolean): Op[] {
 }
 
 type Param = NonNullable<OpenApiOp["parameters"]>[number];
+/**
+ * A query's parameters as a JSON body. An optional parameter sent empty counts as absent, and a
+ * body standing for that query takes an empty string the same way (test/posts/empty-agent-id-in-body.test.ts).
+ */
 const asBody = (params: Param[]): OpenApiOp => ({
   requestBody: {
     content: {
       "application/json": {
-        schema: { type: "object", required: params.filter((x) => x.required).map((x) => x.name), properties: Object.fromEntries(params.map((x) => [x.name, x.schema])) },
+        schema: {
+          type: "object",
+          required: params.filter((x) => x.required).map((x) => x.name),
+          properties: Object.fromEntries(params.map((x) => [x.name, x.required ? x.schema : { anyOf: [x.schema, { type: "string", const: "" }] }])),
+        },
       },
     },
   },
@@ -63,7 +71,7 @@ export function hiddenOps(w: World): Op[] {
     op("GET", "/v1/webhook/widget/", p["/v1/post/"]!.get!, true),
     op("GET", "/v1/webhook/widget/attachment/{postId}", p["/v1/post/attachment/{postId}"]!.get!, true),
     op("POST", "/webhook/v1/widget/{lang}", {
-      parameters: [{ name: "lang", in: "path", required: true, schema: { type: "string", minLength: 2, maxLength: 16, pattern: "^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$" } }],
+      parameters: [{ name: "lang", in: "path", required: true, schema: { type: "string", minLength: 2, maxLength: 16, pattern: "^[A-Za-z]{2,3}([_-][A-Za-z0-9]{1,8})*$" } }],
       ...asBody([...ask.filter((x) => x.name !== "lang").map((x) => ({ ...x, required: x.name === "body" })), { name: "corpusIds", in: "body", schema: openSession.properties.corpusIds }]),
     }, true),
   ];
