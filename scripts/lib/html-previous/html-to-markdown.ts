@@ -1,6 +1,6 @@
 // The HTML converter and markdown writer as they were before a block's inline text was held in joined pieces (the
 // oracle of test/convert/html-same-as-previous.test.ts).
-import { decodeEntities, tokenize } from "../../../src/ingest/convert/html-tokenizer.ts";
+import { decodeEntities, tokenize } from "../tokenizer-previous.ts";
 import { MarkdownWriter } from "./markdown-writer.ts";
 
 // HTML → markdown driven by the token stream with an explicit stack of open elements. Only the state that
