@@ -27,3 +27,19 @@ test("none held: every value names the empty string", () => {
   const held = new SharedStrings().done();
   for (const v of ["0", "1", ""]) expect(held.get(v)).toBe("");
 });
+
+test("runs of empty strings, whole blocks of them and parts of blocks, every index", () => {
+  // A block of 65,536 strings holds no offsets while all of its strings are empty; the first
+  // non-empty one after empties in a block, and blocks all empty between others, must still be found.
+  const BLOCK = 1 << 16;
+  const all: string[] = new Array(6 * BLOCK + 7).fill("");
+  for (const [at, s] of [[BLOCK + 500, "first after 500 empty"], [BLOCK + 501, "b"], [2 * BLOCK, "at a block's start"], [4 * BLOCK + BLOCK - 1, "last of a block"], [5 * BLOCK + 3, "é"], [6 * BLOCK + 6, "end"]] as const) all[at] = s;
+  const rand = rng(65536);
+  for (let k = 0; k < 50; k++) all[5 * BLOCK + Math.floor(rand() * BLOCK)] = `r${k}`;
+  const held = new SharedStrings();
+  for (const s of all) held.add(s);
+  held.done();
+  const wrong: number[] = [];
+  for (let i = 0; i <= all.length; i++) if (held.get(String(i)) !== (all[i] ?? "")) wrong.push(i);
+  expect(wrong.slice(0, 10)).toEqual([]);
+});

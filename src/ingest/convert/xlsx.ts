@@ -1,5 +1,5 @@
 import { ConversionError } from "./errors.ts";
-import { decodeEntities, tokenize } from "./html-tokenizer.ts";
+import { decodeEntities, END, Scanner, START, tokenize } from "./html-tokenizer.ts";
 import { escapeCell, renderTable, tableChars, tableSize } from "./markdown-writer.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
 import { TextBudget } from "./text-budget.ts";
@@ -12,11 +12,16 @@ const local = (name: string) => name.slice(name.indexOf(":") + 1);
 /**
  * The shared strings, held as their text joined into one string and where each ends, in blocks of
  * 4-byte offsets: an array of them took 8 bytes per string and grew by copying, and a 278 KB file of
- * 38 million empty strings took the worker past its 1 GiB memory limit with that array alone.
+ * 38 million empty strings took the worker past its 1 GiB memory limit with that array alone. A block
+ * whose strings are all empty has no offsets (they all end where the block starts): those 38 million
+ * took 152 MB of offsets that said nothing.
  */
 export class SharedStrings {
-  private static readonly BLOCK = 1 << 20;
-  private readonly blocks: Uint32Array[] = [];
+  private static readonly BLOCK = 1 << 16;
+  /** Per block, where each of its strings ends; null while all of them are empty. */
+  private readonly blocks: (Uint32Array | null)[] = [];
+  /** Per block, the length of the text before it. */
+  private readonly starts: number[] = [];
   private chunks: string[] = [];
   private parts: string[] = [];
   private text = "";
@@ -24,6 +29,12 @@ export class SharedStrings {
   private count = 0;
 
   add(s: string): void {
+    const k = this.count % SharedStrings.BLOCK;
+    const b = Math.floor(this.count / SharedStrings.BLOCK);
+    if (k === 0) {
+      this.blocks.push(null);
+      this.starts.push(this.length);
+    }
     if (s) {
       this.parts.push(s);
       this.length += s.length;
@@ -31,10 +42,11 @@ export class SharedStrings {
         this.chunks.push(this.parts.join(""));
         this.parts = [];
       }
+      // the empty strings before it in the block end where the block starts
+      if (!this.blocks[b]) this.blocks[b] = new Uint32Array(SharedStrings.BLOCK).fill(this.starts[b]!, 0, k);
     }
-    const k = this.count % SharedStrings.BLOCK;
-    if (k === 0) this.blocks.push(new Uint32Array(SharedStrings.BLOCK));
-    this.blocks[this.blocks.length - 1]![k] = this.length;
+    const block = this.blocks[b];
+    if (block) block[k] = this.length;
     this.count++;
   }
 
@@ -56,29 +68,34 @@ export class SharedStrings {
   }
 
   private at(i: number): number {
-    return this.blocks[Math.floor(i / SharedStrings.BLOCK)]![i % SharedStrings.BLOCK]!;
+    const b = Math.floor(i / SharedStrings.BLOCK);
+    return this.blocks[b]?.[i % SharedStrings.BLOCK] ?? this.starts[b]!;
   }
 }
 
 function sharedStrings(xml: string | null): SharedStrings {
   const out = new SharedStrings();
   if (!xml) return out.done();
-  let cur: string[] | null = null;
+  // The text of the <si> being read, in pieces; one array for all of them.
+  const cur: string[] = [];
+  let inSi = false;
   let inT = false;
   let inPhonetic = false;
-  for (const t of tokenize(xml, { xml: true })) {
-    if (t.type === "start") {
-      const n = local(t.name);
-      if (n === "si") cur = [];
-      else if (n === "t") inT = !t.selfClosing;
-      else if (n === "rPh") inPhonetic = true;
-      if (n === "si" && t.selfClosing) { out.add(""); cur = null; }
-    } else if (t.type === "end") {
-      const n = local(t.name);
-      if (n === "si" && cur) { out.add(cur.join("")); cur = null; }
-      else if (n === "t") inT = false;
-      else if (n === "rPh") inPhonetic = false;
-    } else if (cur && inT && !inPhonetic) cur.push(decodeEntities(t.text));
+  for (const s = new Scanner(xml, true); s.next(); ) {
+    if (s.kind === START) {
+      if (s.localIs("si")) {
+        cur.length = 0;
+        inSi = !s.selfClosing;
+        if (s.selfClosing) out.add("");
+      } else if (s.localIs("t")) inT = !s.selfClosing;
+      else if (s.localIs("rPh")) inPhonetic = true;
+    } else if (s.kind === END) {
+      if (s.localIs("si")) {
+        if (inSi) out.add(cur.length === 1 ? cur[0]! : cur.join(""));
+        inSi = false;
+      } else if (s.localIs("t")) inT = false;
+      else if (s.localIs("rPh")) inPhonetic = false;
+    } else if (inSi && inT && !inPhonetic) cur.push(decodeEntities(s.text));
   }
   return out.done();
 }
@@ -141,20 +158,18 @@ function sheetRows(xml: string, strings: SharedStrings, budget: TextBudget, tabl
   let col = 0;
   let value: string[] | null = null;
   let inValue = false;
-  for (const t of tokenize(xml, { xml: true })) {
-    if (t.type === "start") {
-      const n = local(t.name);
-      if (n === "row") { row = []; col = 0; if (t.selfClosing) { ended(row); row = null; } }
-      else if (n === "c" && row) {
-        col = columnIndex(t.attrs.r, col);
-        cellType = t.attrs.t ?? "n";
+  for (const t = new Scanner(xml, true); t.next(); ) {
+    if (t.kind === START) {
+      if (t.localIs("row")) { row = []; col = 0; if (t.selfClosing) { ended(row); row = null; } }
+      else if (t.localIs("c") && row) {
+        col = columnIndex(t.attr("r"), col);
+        cellType = t.attr("t") ?? "n";
         value = [];
         if (t.selfClosing) { value = null; col++; }
-      } else if ((n === "v" || n === "t") && value) inValue = !t.selfClosing;
-    } else if (t.type === "end") {
-      const n = local(t.name);
-      if ((n === "v" || n === "t") && value) inValue = false;
-      else if (n === "c" && row && value) {
+      } else if ((t.localIs("v") || t.localIs("t")) && value) inValue = !t.selfClosing;
+    } else if (t.kind === END) {
+      if ((t.localIs("v") || t.localIs("t")) && value) inValue = false;
+      else if (t.localIs("c") && row && value) {
         let text = value.join("");
         if (cellType === "s") text = strings.get(text);
         else if (cellType === "b") text = text === "1" ? "TRUE" : "FALSE";
@@ -170,7 +185,7 @@ function sheetRows(xml: string, strings: SharedStrings, budget: TextBudget, tabl
         }
         value = null;
         col++;
-      } else if (n === "row" && row) { ended(row); row = null; }
+      } else if (t.localIs("row") && row) { ended(row); row = null; }
     } else if (value && inValue) value.push(decodeEntities(t.text));
   }
   // drop trailing empty rows so sparse formatting does not make giant tables
@@ -197,7 +212,7 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
       rels.set(t.attrs.Id, t.attrs.Target);
     }
   }
-  const strings = sharedStrings(zip.readText("xl/sharedStrings.xml"));
+  const strings = sharedStrings(zip.readTextOnce("xl/sharedStrings.xml"));
   const sections: string[] = [];
   // Cell text across all sheets: a shared string is stored once but shown in every cell naming it.
   const budget = new TextBudget(limits.maxUncompressedBytes, "the XLSX's cells hold", "a few shared strings repeated across many cells");
@@ -214,7 +229,7 @@ export function xlsxToMarkdown(bytes: Uint8Array, limits: ZipLimits): string {
     const target = rid ? rels.get(rid) : undefined;
     if (!target) continue;
     const path = target.startsWith("/") ? target.slice(1) : "xl/" + target.replace(/^\.\//, "");
-    const xml = zip.readText(path);
+    const xml = zip.readTextOnce(path);
     if (xml === null) continue;
     if (seen.has(path)) reparsed.spend(xml.length);
     seen.add(path);

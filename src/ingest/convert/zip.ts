@@ -188,7 +188,11 @@ export function readEntryFrom(src: ByteSource, e: ZipEntry): Uint8Array {
   if (e.method !== 8) throw new ConversionError(`archive entry ${e.name} uses unsupported compression method ${e.method}`);
   let out: Uint8Array;
   try {
-    out = inflateRawSync(data, { maxOutputLength: Math.max(1, e.uncompressedSize) });
+    // Inflated into one buffer of the declared size, not into chunks joined at the end, which held the
+    // part twice (a 190 MB part peaked at 370 MB). Deflate expands at most about 1032 times, so a
+    // declared size past that is a lie and is not allocated ahead of the inflation failing.
+    const chunkSize = Math.max(64, Math.min(e.uncompressedSize, e.compressedSize * 1032 + 1024));
+    out = inflateRawSync(data, { maxOutputLength: Math.max(1, e.uncompressedSize), chunkSize });
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === "ERR_BUFFER_TOO_LARGE") fail(`entry ${e.name} inflates beyond its declared size`);
@@ -281,6 +285,17 @@ export class ZipArchive {
   readText(name: string): string | null {
     const b = this.read(name);
     return b === null ? null : decodeXmlPart(name, b);
+  }
+
+  /**
+   * readText without keeping the part's bytes once decoded (inflated again if read again): the
+   * 190 MB of a large part's bytes were held beside its text for the whole conversion.
+   */
+  readTextOnce(name: string): string | null {
+    const hit = this.cache.get(name);
+    if (hit) return decodeXmlPart(name, hit);
+    const e = this.entries.get(name);
+    return e ? decodeXmlPart(name, readEntry(this.bytes, e)) : null;
   }
 
   /**
