@@ -3,13 +3,20 @@
 // "read" stage only decodes the bytes and splits them into lines: the floor any line-based pass has.
 // Peak memory is the child's VmHWM (peak resident set); "before" is it once the input is read, before parsing.
 // Inputs are written once to $TMPDIR/kbqa-bench-many-lines and reused (delete it after changing a case).
-// Usage: bun scripts/bench-many-lines.ts [case...] [--stage read,convert,parse]
+// "chunk" is conversion, elements and chunks (platform default) without the word count; "chunk-previous"
+// the same with the chunker before a large element was folded as it is split (scripts/lib/chunker-previous/),
+// "convert-previous" the XLSX converter before the Scanner (scripts/lib/xlsx-previous.ts; the zip reader is today's).
+// Usage: bun scripts/bench-many-lines.ts [case...] [--stage read,convert,parse,chunk,chunk-previous,convert-previous]
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import JSZip from "jszip";
 import { convert } from "../src/ingest/convert/index.ts";
 import { parseDocument } from "../src/ingest/pipeline.ts";
 import { decodeText } from "../src/ingest/convert/text.ts";
+import { elementsOf } from "../src/ingest/elements.ts";
+import { chunkElements, PLATFORM_DEFAULT } from "../src/ingest/chunker/index.ts";
+import { chunkElements as chunkElementsPrevious } from "./lib/chunker-previous/index.ts";
+import { xlsxToMarkdown as xlsxToMarkdownPrevious } from "./lib/xlsx-previous.ts";
 
 const NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
 const R = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
@@ -54,6 +61,14 @@ if (process.argv[2] === "--child") {
   try {
     if (stage === "read") out = `${decodeText(bytes).split("\n").length} lines`;
     else if (stage === "convert") out = `${(await convert(bytes, c.type, LIMITS)).markdown.length} chars`;
+    else if (stage === "convert-previous") {
+      if (!c.type.includes("spreadsheetml")) throw new Error("convert-previous is for the XLSX case");
+      out = `${xlsxToMarkdownPrevious(bytes, LIMITS).length} chars`;
+    } else if (stage === "chunk" || stage === "chunk-previous") {
+      const md = (await convert(bytes, c.type, LIMITS)).markdown;
+      const chunks = (stage === "chunk" ? chunkElements : chunkElementsPrevious)(elementsOf(md), { ...PLATFORM_DEFAULT });
+      out = `${md.length} chars, ${chunks.length} chunks`;
+    }
     else {
       const p = await parseDocument(bytes, c.type, undefined, { limits: LIMITS });
       out = `${p.markdown.length} chars, ${p.chunks.length} chunks`;

@@ -71,7 +71,7 @@ function chunkTexts(pc: PreChunk, cfg: ChunkConfig): Iterable<string> {
     return splitPieces(raw.trim(), cfg.max_characters, cfg.overlap);
   }
   const text = preChunkText(pc);
-  if (!text) return [];
+  if (!text.length) return [];
   return splitPieces(text, cfg.max_characters, cfg.overlap);
 }
 

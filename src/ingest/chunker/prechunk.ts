@@ -9,6 +9,7 @@
  */
 import type { Element } from "../elements.ts";
 import type { ChunkConfig } from "./config.ts";
+import { FoldedText, FoldSegment, type SplitSource } from "./folded.ts";
 
 export const TEXT_SEPARATOR = "\n\n";
 const SEP_LEN = TEXT_SEPARATOR.length;
@@ -17,7 +18,7 @@ export interface PreChunk {
   elements: Element[];
   overlapPrefix: string;
   /** Non-empty chunk-text segments: the overlap prefix (if any), then each element's. */
-  segments: string[];
+  segments: (string | FoldSegment)[];
 }
 
 export function isTable(e: Element): boolean {
@@ -26,10 +27,14 @@ export function isTable(e: Element): boolean {
 
 const NEEDS_FOLD = /\s\s|[^\S ]/;
 
+/** An element longer than this has its whitespace folded as its chunks are cut (FoldSegment), not into a new string. */
+export const FOLD_LAZILY_OVER = 1 << 16;
+
 /** The chunk-text segment of one element; "" contributes nothing. */
-function segmentOf(e: Element): string {
+function segmentOf(e: Element): string | FoldSegment {
   if (!e.text) return "";
   if (e.type === "CodeSnippet") return e.text;
+  if (e.text.length > FOLD_LAZILY_OVER && !isTable(e)) return FoldSegment.of(e.text);
   const t = e.text.trim();
   // A table is alone in its pre-chunk and its chunks are cut from its raw text (chunkTexts), so only
   // whether this is empty counts. Folding a 76 MB CSV table's whitespace took 580 MB: the regex
@@ -39,7 +44,7 @@ function segmentOf(e: Element): string {
 }
 
 function makePreChunk(elements: Element[], overlapPrefix: string): PreChunk {
-  const segments: string[] = overlapPrefix ? [overlapPrefix] : [];
+  const segments: (string | FoldSegment)[] = overlapPrefix ? [overlapPrefix] : [];
   for (const e of elements) {
     const s = segmentOf(e);
     if (s) segments.push(s);
@@ -47,8 +52,25 @@ function makePreChunk(elements: Element[], overlapPrefix: string): PreChunk {
   return { elements, overlapPrefix, segments };
 }
 
-export function preChunkText(pc: PreChunk): string {
-  return pc.segments.join(TEXT_SEPARATOR);
+/**
+ * The pre-chunk's text: a string, or a FoldedText when its last segment is folded as it is read
+ * (a large element is the last of its pre-chunk: nothing more fits after it).
+ */
+export function preChunkText(pc: PreChunk): SplitSource {
+  const segs = pc.segments;
+  const last = segs[segs.length - 1];
+  // join folds any other FoldSegment (its toString)
+  if (!(last instanceof FoldSegment) || segs.some((s, i) => i < segs.length - 1 && s instanceof FoldSegment)) {
+    return segs.join(TEXT_SEPARATOR);
+  }
+  return new FoldedText(segs.length > 1 ? segs.slice(0, -1).join(TEXT_SEPARATOR) + TEXT_SEPARATOR : "", last);
+}
+
+/** text.slice(-n) for n > 0, reading a FoldedText forward only from there. */
+function tail(text: SplitSource, n: number): string {
+  const start = Math.max(0, text.length - n);
+  if (text instanceof FoldedText) text.release(start);
+  return text.slice(start, text.length);
 }
 
 type Boundary = (e: Element) => boolean;
@@ -110,7 +132,7 @@ export function* preChunks(elements: Iterable<Element>, cfg: ChunkConfig): Gener
     ready.push(pc);
     let next = "";
     if (interOverlap && !(els.length === 1 && isTable(els[0]!))) {
-      next = preChunkText(pc).slice(-interOverlap).trim();
+      next = tail(preChunkText(pc), interOverlap).trim();
     }
     els = [];
     hasTable = false;

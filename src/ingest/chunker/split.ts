@@ -10,12 +10,13 @@
  * so splitting a 10 MB element costs O(size), not O(size² / max).
  */
 
+import { FoldedText, isWs, own, type SplitSource } from "./folded.ts";
+
 const SEPARATORS = ["\n", " "] as const;
-const WS = /\s/;
 
 interface Rest {
   head: string;
-  src: string;
+  src: SplitSource;
   pos: number;
 }
 
@@ -37,7 +38,7 @@ function trimStart(r: Rest): Rest {
   const head = r.head.trimStart();
   if (head) return { head, src: r.src, pos: r.pos };
   let pos = r.pos;
-  while (pos < r.src.length && WS.test(r.src[pos]!)) pos++;
+  while (pos < r.src.length && isWs(r.src.charCodeAt(pos))) pos++;
   return { head: "", src: r.src, pos };
 }
 
@@ -50,12 +51,16 @@ export function splitText(text: string, max: number, overlap: number): string[] 
   return [...splitPieces(text, max, overlap)];
 }
 
-/** Lazily, so a caller enforcing a chunk cap stops without building the pieces past it. */
-export function* splitPieces(text: string, max: number, overlap: number): Generator<string> {
+/**
+ * Lazily, so a caller enforcing a chunk cap stops without building the pieces past it. A FoldedText
+ * is read forward: what lies before the remainder's position is released as it goes.
+ */
+export function* splitPieces(text: SplitSource, max: number, overlap: number): Generator<string> {
   let r: Rest | null = { head: "", src: text, pos: 0 };
   while (r) {
+    if (text instanceof FoldedText) text.release(r.pos);
     const [piece, rest] = splitOnce(r, max, overlap);
-    yield piece;
+    yield text instanceof FoldedText ? own(piece) : piece;
     r = rest && restLength(rest) > 0 ? rest : null;
   }
 }
