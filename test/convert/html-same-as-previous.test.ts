@@ -12,6 +12,9 @@ const BITS = [
   "<p>", "</p>", "<h1>", "</h1>", "<h3>", "</h3>", "<ul>", "</ul>", "<ol start=\"3\">", "</ol>", "<li>", "</li>",
   "<blockquote>", "</blockquote>", "<pre>", "</pre>", "<table>", "</table>", "<tr>", "<td>", "</td>", "<th>", "</tr>",
   "<div>", "</div>", "<hr>", "<img alt=\"pic\">", "<b>", "</b>", "<script>s</script>", "&amp;", "``` fence",
+  // read from the Scanner in place since: attribute names in any case, repeated, with entities; raw text
+  "<IMG ALT='a &amp; b'>", "<img alt=1 alt=2>", "<img alt>", "<img/>", "<OL START=5>", "<ol start=x>", "</OL>", "<LI>", "<BR/>",
+  "<Style>p{}</STYLE>", "<title>t</title>", "<!-- c -->", "<![CDATA[<x>]]>", "<p\nclass=a>", "</br>",
 ];
 
 function randomHtml(rand: () => number, n: number): string {

@@ -1,4 +1,4 @@
-import { decodeEntities, tokenize } from "./html-tokenizer.ts";
+import { decodeEntities, END, Scanner, TEXT } from "./html-tokenizer.ts";
 import { MarkdownWriter } from "./markdown-writer.ts";
 
 // HTML → markdown driven by the token stream with an explicit stack of open elements. Only the state that
@@ -59,19 +59,20 @@ export function htmlToMarkdown(html: string, maxTableChars = Number.POSITIVE_INF
     while (stack.length > k) pop();
   };
 
-  for (const tok of tokenize(html)) {
-    if (tok.type === "text") {
+  // The Scanner, not tokenize(): no token object, attributes object or name string per tag (30 MB of tags).
+  for (const tok = new Scanner(html, false); tok.next(); ) {
+    if (tok.kind === TEXT) {
       if (dropDepth === 0) w.text(decodeEntities(tok.text));
       continue;
     }
-    if (tok.type === "end") {
-      if (!VOID.has(tok.name)) {
-        const k = topOf(tok.name);
+    const name = tok.name;
+    if (tok.kind === END) {
+      if (!VOID.has(name)) {
+        const k = topOf(name);
         if (k >= 0) popTo(k);
       }
       continue;
     }
-    const name = tok.name;
     // a Map, not an object literal: a <constructor> tag must not find Object's constructor
     const closes = IMPLICIT_CLOSE.get(name);
     if (closes) {
@@ -81,23 +82,23 @@ export function htmlToMarkdown(html: string, maxTableChars = Number.POSITIVE_INF
       if (k >= 0 && k > (scopes.length ? scopes[scopes.length - 1]! : -1)) popTo(k);
     }
     if (VOID.has(name) || (tok.selfClosing && !DROP.has(name))) {
-      if (dropDepth === 0) onVoid(w, name, tok.attrs);
+      if (dropDepth === 0) onVoid(w, name, tok);
       continue;
     }
     if (tok.selfClosing) continue;
     push(name);
     if (DROP.has(name)) dropDepth++;
-    else if (dropDepth === 0) onStart(w, name, tok.attrs);
+    else if (dropDepth === 0) onStart(w, name, tok);
   }
   while (stack.length) pop();
   return w.finish();
 }
 
-function onStart(w: MarkdownWriter, name: string, attrs: Record<string, string>): void {
+function onStart(w: MarkdownWriter, name: string, tag: Scanner): void {
   if (/^h[1-6]$/.test(name)) return w.startHeading(Number(name[1]));
   switch (name) {
     case "ul": return w.startList(false);
-    case "ol": return w.startList(true, Number(attrs.start) || 1);
+    case "ol": return w.startList(true, Number(tag.attr("start")) || 1);
     case "li": return w.startItem();
     case "table": return w.startTable();
     case "tr": return w.startRow();
@@ -122,8 +123,11 @@ function onEnd(w: MarkdownWriter, name: string): void {
   if (BLOCK.has(name)) w.blockBreak();
 }
 
-function onVoid(w: MarkdownWriter, name: string, attrs: Record<string, string>): void {
+function onVoid(w: MarkdownWriter, name: string, tag: Scanner): void {
   if (name === "br") w.lineBreak();
   else if (name === "hr") w.blockBreak();
-  else if (name === "img" && attrs.alt) w.text(` ${attrs.alt} `);
+  else if (name === "img") {
+    const alt = tag.attr("alt");
+    if (alt) w.text(` ${alt} `);
+  }
 }
