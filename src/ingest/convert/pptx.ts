@@ -1,5 +1,5 @@
 import { ConversionError } from "./errors.ts";
-import { decodeEntities, tokenize } from "./html-tokenizer.ts";
+import { decodeEntities, END, Scanner, START, tokenize } from "./html-tokenizer.ts";
 import { escapeCell, escapeLineStart, renderTable, tableSize } from "./markdown-writer.ts";
 import { TextBudget } from "./text-budget.ts";
 import { ZipArchive, type ZipLimits } from "./zip.ts";
@@ -19,6 +19,8 @@ function relTargets(xml: string | null): Map<string, string> {
   return rels;
 }
 
+const isTitleType = (type: string | undefined) => type === "title" || type === "ctrTitle";
+
 function slideMarkdown(xml: string, n: number, budget: TextBudget): string {
   let tablesChars = 0;
   let title = "";
@@ -29,21 +31,20 @@ function slideMarkdown(xml: string, n: number, budget: TextBudget): string {
   let table: string[][] | null = null;
   let row: string[] | null = null;
   let cell: string[] | null = null;
-  for (const t of tokenize(xml, { xml: true })) {
-    if (t.type === "start") {
-      const name = local(t.name);
-      if (name === "sp") isTitleShape = false;
-      else if (name === "ph" && (t.attrs.type === "title" || t.attrs.type === "ctrTitle")) isTitleShape = true;
-      else if (name === "tbl") table = [];
-      else if (name === "tr" && table) row = [];
-      else if (name === "tc" && row) cell = [];
-      else if (name === "p") para = [];
-      else if (name === "t") inText = !t.selfClosing;
-      else if (name === "br" && para) para.push(" ");
-    } else if (t.type === "end") {
-      const name = local(t.name);
-      if (name === "t") inText = false;
-      else if (name === "p" && para) {
+  // The Scanner, not tokenize(): no token object, attributes object or name string per tag.
+  for (const t = new Scanner(xml, true); t.next(); ) {
+    if (t.kind === START) {
+      if (t.localIs("sp")) isTitleShape = false;
+      else if (t.localIs("ph") && isTitleType(t.attr("type"))) isTitleShape = true;
+      else if (t.localIs("tbl")) table = [];
+      else if (t.localIs("tr") && table) row = [];
+      else if (t.localIs("tc") && row) cell = [];
+      else if (t.localIs("p")) para = [];
+      else if (t.localIs("t")) inText = !t.selfClosing;
+      else if (t.localIs("br") && para) para.push(" ");
+    } else if (t.kind === END) {
+      if (t.localIs("t")) inText = false;
+      else if (t.localIs("p") && para) {
         const text = para.join("").replace(/\s+/g, " ").trim();
         para = null;
         if (!text) continue;
@@ -51,9 +52,9 @@ function slideMarkdown(xml: string, n: number, budget: TextBudget): string {
         else if (isTitleShape && !title) title = text;
         else if (isTitleShape) title += " " + text;
         else blocks.push(escapeLineStart(text));
-      } else if (name === "tc" && row && cell) { row.push(escapeCell(cell.join(" "))); cell = null; }
-      else if (name === "tr" && table && row) { table.push(row); row = null; }
-      else if (name === "tbl" && table) {
+      } else if (t.localIs("tc") && row && cell) { row.push(escapeCell(cell.join(" "))); cell = null; }
+      else if (t.localIs("tr") && table && row) { table.push(row); row = null; }
+      else if (t.localIs("tbl") && table) {
         // every row is padded to the widest: counted before the table is built
         budget.spend(tableSize(table).chars);
         const md = renderTable(table);
