@@ -28,6 +28,9 @@ function matchEnd(re: RegExp, s: string, at: number): number {
   return re.test(s) ? re.lastIndex : at;
 }
 
+/** A start tag's attributes kept as ranges; past these they are kept as tokenize() kept them. */
+const MAX_ATTR_RANGES = 1024;
+
 /** What Scanner.next found. */
 export const TEXT = 1;
 export const START = 2;
@@ -58,6 +61,11 @@ export class Scanner {
   /** Per attribute of the last start tag: its name's start and end, its value's start and end. */
   private readonly attrAt: number[] = [];
   private attrCount = 0;
+  /**
+   * A tag's attributes past the first MAX_ATTR_RANGES, as tokenize() gave them (one key per name):
+   * the ranges of every attribute of one 30 MB tag of 15 million took 1.2 GB (an object, 230 MB).
+   */
+  private many: Record<string, string> | null = null;
   /** A raw-text element just started (HTML): its text up to its end tag is the next token. */
   private rawName = "";
   /** The last name made per first character and length, as written and as given: a repeated tag name is not sliced again. */
@@ -130,6 +138,7 @@ export class Scanner {
       }
       this.setName(i + 1, nameEnd);
       this.attrCount = 0;
+      this.many = null;
       let j = nameEnd;
       let selfClosing = false;
       for (;;) {
@@ -160,6 +169,12 @@ export class Scanner {
             v0 = j;
             j = v1 = matchEnd(UNQUOTED_RE, src, j);
           }
+        }
+        if (this.attrCount === MAX_ATTR_RANGES) {
+          this.many ??= this.attrs();
+          const an = src.slice(anStart, anEnd);
+          this.many[this.xml ? an : an.toLowerCase()] = decodeEntities(src.slice(v0, v1));
+          continue;
         }
         const a = 4 * this.attrCount++;
         this.attrAt[a] = anStart;
@@ -219,8 +234,9 @@ export class Scanner {
     return this.nameEnd - this.localStart === local.length && this.src.startsWith(local, this.localStart);
   }
 
-  /** The value of a start tag's attribute as `attrs()[key]` gives it, for a key that is no property of Object.prototype. */
+  /** The value of a start tag's attribute as `attrs()` holds it under `key` (undefined when absent: nothing inherited). */
   attr(key: string): string | undefined {
+    if (this.many) return Object.hasOwn(this.many, key) ? this.many[key] : undefined;
     const { src, attrAt } = this;
     for (let k = this.attrCount - 1; k >= 0; k--) {
       const a = attrAt[4 * k]!;
@@ -235,6 +251,7 @@ export class Scanner {
 
   /** A start tag's attributes as one object, the last of a repeated name winning. */
   attrs(): Record<string, string> {
+    if (this.many) return this.many;
     const { src, attrAt } = this;
     const attrs: Record<string, string> = {};
     for (let k = 0; k < this.attrCount; k++) {
