@@ -44,8 +44,8 @@ const LT = 2;
 /**
  * The tokens of `tokenize`, one at a time in place: where a token's name, text and attributes lie in
  * the source, a string made only when asked for. The generator made an object per token, an attributes
- * object and a name string per tag, and an iterator result: 38 million `<si/>` (a 278 KB XLSX) were
- * 6 GB of garbage, which the collector let pile up to 380 MiB beside the part's 190 MB of text.
+ * object and a name string per tag, and an iterator result: for 38 million `<si/>` (a 278 KB XLSX)
+ * the collector let that garbage pile up to about 380 MiB beside the part's 190 MB of text.
  */
 export class Scanner {
   /** TEXT, START or END; 0 once the source is read. */
@@ -62,8 +62,8 @@ export class Scanner {
   private readonly attrAt: number[] = [];
   private attrCount = 0;
   /**
-   * A tag's attributes past the first MAX_ATTR_RANGES, as tokenize() gave them (one key per name):
-   * the ranges of every attribute of one 30 MB tag of 15 million took 1.2 GB (an object, 230 MB).
+   * All of a tag's attributes once it has more than MAX_ATTR_RANGES, as tokenize() gave them (one key
+   * per name): the ranges of every attribute of one 30 MB tag of 15 million took 1.2 GB.
    */
   private many: Record<string, string> | null = null;
   /** A raw-text element just started (HTML): its text up to its end tag is the next token. */
