@@ -1,5 +1,5 @@
 import { AppError, badRequest } from "../http/errors.ts";
-import { parseTime } from "../store/time.ts";
+import { fourDigitYear, parseTime } from "../store/time.ts";
 
 export const MAX_TAGS = 32;
 export const MAX_TAG_LENGTH = 64;
@@ -28,6 +28,12 @@ export function timeField(v: string | null | undefined, field: string, where = "
   if (v === undefined || v === null) return v;
   const ms = parseTime(v);
   if (ms === undefined) throw new AppError("BAD_REQUEST", `Invalid ${where} '${field}': expected an ISO-8601 timestamp, got "${v.slice(0, 64)}"`);
+  // A stored value is answered in UTC: "0000-01-01T00:00:00+01:00" is an instant of year -1,
+  // which only a 6-digit signed year can write, and the published date-time has four. A search
+  // bound is never answered, so it may lie outside.
+  if (where === "body field" && !fourDigitYear(ms)) {
+    throw new AppError("BAD_REQUEST", `Invalid ${where} '${field}': must lie between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z in UTC, got "${v.slice(0, 64)}"`);
+  }
   return ms;
 }
 

@@ -88,6 +88,13 @@ export function errorHandler(log: Logger) {
     if (modelCode) return json(STATUS_OF[modelCode], errorBody(STATUS_OF[modelCode], (error as Error).message, p));
     switch (code) {
       case "VALIDATION":
+        // An answer failing its own schema is the server's fault, raised after the work was
+        // done (a document stored, a change applied): a 400 naming a "body field" told the
+        // client its request was refused when it was not, and logged nothing.
+        if ((error as unknown as ValidationLike).type === "response") {
+          log.error("response failed its schema", { path: loggedPath(p), method: request.method, error: describeValidation(error as unknown as ValidationLike) });
+          return json(500, errorBody(500, "Unexpected server error; it has been logged", p));
+        }
         return json(400, errorBody(400, describeValidation(error as unknown as ValidationLike, (name) => new URL(request.url).searchParams.has(name)), p));
       case "PARSE":
         return json(400, errorBody(400, "Malformed request body: expected valid JSON", p));

@@ -12,6 +12,21 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?
 /** The shape parseTime reads, without its range checks: cheap enough for every timestamp of a response. */
 export const isoShaped = (s: string): boolean => ISO.test(s);
 
+const FIRST_MS = Date.parse("0000-01-01T00:00:00.000Z");
+const LAST_MS = Date.parse("9999-12-31T23:59:59.999Z");
+/** True when iso(ms) writes a four-digit year, as RFC 3339 (the published date-time) requires. */
+export const fourDigitYear = (ms: number): boolean => ms >= FIRST_MS && ms <= LAST_MS;
+
+/**
+ * toISOString's form for an instant outside years 0000-9999 ("+010000-01-01T04:00:00.000Z",
+ * "-000001-12-31T23:00:00.000Z"). Older versions stored docCreate/docUpdate there from a
+ * four-digit year with an offset; such a row must still read back rather than fail its
+ * response schema.
+ */
+const EXPANDED = /^[+-]\d{6}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** The date-time check of every schema: parseTime's shape, or the expanded year iso() writes. */
+export const dateTimeShaped = (s: string): boolean => ISO.test(s) || EXPANDED.test(s);
+
 /**
  * Parses an ISO-8601 timestamp; returns undefined when it is not one. Every field must be in
  * range: Date.parse alone would carry 2024-02-30 over to March 1st instead of refusing it. A
