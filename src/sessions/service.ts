@@ -25,6 +25,9 @@ export interface SessionView {
   thinking?: unknown;
 }
 
+/** What an imported old session's `legacy` column may show (spec, Versioning). */
+const LEGACY_KEYS = ["model", "system", "temperature", "thinking"] as const;
+
 /**
  * Filters of GET /v1/session/q. Empty userId, corpusId and json count as absent; key and value
  * count as absent only when not sent, since {"tag": ""} is metadata a client can search for.
@@ -145,6 +148,18 @@ export function sessionService(db: Db, clock: Clock) {
     return out;
   };
 
+  /**
+   * The pre-Versioning fields of an imported row, and only those: spread whole, any other key of
+   * the old format (an id, createdAt in another form, corpusIds) replaced the session's own.
+   */
+  const legacyFields = (text: string | null): Partial<Record<(typeof LEGACY_KEYS)[number], unknown>> => {
+    const stored = fromJson<unknown>(text, null);
+    if (stored === null || typeof stored !== "object" || Array.isArray(stored)) return {};
+    const out: Partial<Record<(typeof LEGACY_KEYS)[number], unknown>> = {};
+    for (const key of LEGACY_KEYS) if (Object.hasOwn(stored, key)) out[key] = (stored as Record<string, unknown>)[key];
+    return out;
+  };
+
   const views = (rows: Row[]): SessionView[] => {
     const bound = corporaOf(rows.map((r) => r.id));
     return rows.map((r) => ({
@@ -155,7 +170,7 @@ export function sessionService(db: Db, clock: Clock) {
       metadata: fromJson(r.metadata, {}),
       createdAt: iso(r.created_at),
       updatedAt: iso(r.updated_at),
-      ...fromJson<Record<string, unknown>>(r.legacy, {}),
+      ...legacyFields(r.legacy),
     }));
   };
 
