@@ -9,6 +9,13 @@ import { describe } from "./http/validation-message.ts";
  * The one place that reads the environment. Flags win over KBQA_* variables, which win over
  * defaults; the result is validated once with TypeBox and passed down as a plain object.
  */
+/**
+ * Longest lifetime a URL or access-token setting may give, seconds: 100 years. An expiry must be a
+ * date a response can carry (years up to 9999, RFC 3339); a lifetime of thousands of years made
+ * every upload init store its document and then fail to write `expiresAt`.
+ */
+export const MAX_LIFETIME_S = 100 * 365 * 86400;
+
 export const ConfigSchema = T.Object({
   dataDir: T.String({ minLength: 1 }),
   modelsDir: T.String({ minLength: 1 }),
@@ -17,11 +24,11 @@ export const ConfigSchema = T.Object({
   /** Largest upload accepted by the storage route, bytes. */
   maxUploadBytes: T.Integer({ minimum: 1 }),
   /** Lifetime of presigned upload URLs, seconds. */
-  uploadUrlTtl: T.Integer({ minimum: 1 }),
+  uploadUrlTtl: T.Integer({ minimum: 1, maximum: MAX_LIFETIME_S }),
   /** Lifetime of presigned download and preview URLs, seconds. */
-  downloadUrlTtl: T.Integer({ minimum: 1 }),
+  downloadUrlTtl: T.Integer({ minimum: 1, maximum: MAX_LIFETIME_S }),
   /** Upper bound for an access token's ttl, seconds. */
-  maxTokenTtl: T.Integer({ minimum: 11 }),
+  maxTokenTtl: T.Integer({ minimum: 11, maximum: MAX_LIFETIME_S }),
   /** Ingestion worker processes. */
   workers: T.Integer({ minimum: 1, maximum: 64 }),
   /** Wall-clock limit for one document's parsing, milliseconds. */
