@@ -363,9 +363,9 @@ export async function openLanceIndex(
         if (meanwhile === d) meanwhile = undefined;
         throw e;
       } finally {
+        pins--; // first: a close that threw must not keep version cleanup off for good
         begun.table.close();
         begun.conn.close();
-        pins--;
       }
       const done = counted && await serial(async () => {
         if (meanwhile !== d || closed) return undefined;
