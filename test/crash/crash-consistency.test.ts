@@ -31,6 +31,7 @@ test(`crash consistency (CRASH_SEED=${SEED})`, async () => {
   let k: Kbqa = await startKbqa({ keepData: true, flags: FLAGS });
   const dataDir = k.dataDir;
   const logs: string[] = [];
+  let failed = true;
   try {
     const orgs: OrgModel[] = [];
     for (const name of ["A", "B"]) {
@@ -81,6 +82,7 @@ test(`crash consistency (CRASH_SEED=${SEED})`, async () => {
       expect({ cycle, failures: env.failures }).toEqual({ cycle, failures: [] });
     }
     console.error(JSON.stringify(env.seen));
+    failed = false;
   } catch (e) {
     // A request that failed outright (a server that died while checked) leaves no failures list:
     // the logs are what says why.
@@ -90,6 +92,8 @@ test(`crash consistency (CRASH_SEED=${SEED})`, async () => {
     throw e;
   } finally {
     await k.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    // CRASH_KEEP=1 keeps a failed run's data directory, to read its SQLite and LanceDB afterwards.
+    if (failed && process.env.CRASH_KEEP) console.error(`crash-consistency: data directory kept in ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
   }
 }, 240_000); // 18–77 s measured; the margin is for a loaded CI machine

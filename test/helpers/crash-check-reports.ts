@@ -2,6 +2,7 @@
 import { waitFor } from "./server.ts";
 import { codes, type OrgModel } from "./crash-model.ts";
 import { call, type Env } from "./crash-http.ts";
+import { explainMissing } from "./crash-explain.ts";
 
 type Fail = (m: string) => void;
 
@@ -30,7 +31,7 @@ export async function checkUsage(env: Env, o: OrgModel, docs: any[], fail: Fail)
 }
 
 /** A few READY documents are found by their code word: their chunks are in the index (vectors and text). */
-export async function checkFindable(env: Env, o: OrgModel, ready: Set<string>, fail: Fail) {
+export async function checkFindable(env: Env, o: OrgModel, ready: Set<string>, fail: Fail, dataDir: string) {
   const sample = o.docs.filter((d) => ready.has(d.id) && d.candidates.size === 1).slice(-6);
   for (const d of sample) {
     const code = codes.get([...d.candidates.keys()][0]!);
@@ -46,6 +47,8 @@ export async function checkFindable(env: Env, o: OrgModel, ready: Set<string>, f
     await Bun.sleep(3_000);
     const again = await ask();
     const { q } = first;
-    fail(`${o.name} document ${d.id}: a question naming its code word ${code} does not cite it (${q.status}: ${JSON.stringify(q.body?.answer?.body)?.slice(0, 200)}; cited ${JSON.stringify(first.docs)}; asked again 3 s later: ${again.cited ? "cited" : "still not cited"})`);
+    // What SQLite and LanceDB hold of the document, and what the full-text index answers: which side lost what.
+    const why = await explainMissing(dataDir, o.orgId, d.corpusId, d.id, code!);
+    fail(`${o.name} document ${d.id}: a question naming its code word ${code} does not cite it (${q.status}: ${JSON.stringify(q.body?.answer?.body)?.slice(0, 200)}; cited ${JSON.stringify(first.docs)}; asked again 3 s later: ${again.cited ? "cited" : "still not cited"})\n  ${why}`);
   }
 }

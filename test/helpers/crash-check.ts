@@ -62,7 +62,7 @@ export async function check(env: Env, orgs: OrgModel[], dataDir: string): Promis
 
     await checkUsage(env, o, docs, fail);
     await checkSessions(env, o, ready, listed, fail);
-    await checkFindable(env, o, ready, fail);
+    await checkFindable(env, o, ready, fail, dataDir);
     o.sessions = o.sessions.filter((s) => !o.corpora.find((c) => c.id === s.corpusId)?.deleted);
 
     // Another organization sees none of it.
