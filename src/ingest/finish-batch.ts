@@ -135,6 +135,8 @@ export async function writeBatch(d: IngestDeps, prepared: Prepared): Promise<Job
   const ready: { at: number; p: PreparedJob }[] = [];
   prepared.forEach((p, at) => (isPrepared(p) ? ready.push({ at, p }) : (out[at] = p)));
   if (!ready.length) return out;
+  // Outcomes of the documents whose commit ran, in `ready` order.
+  const committed: boolean[] = [];
   try {
     setStages(d.db, ready.map(({ p }) => ({ job: p.job, done: 0, total: p.fields.chunks.length })), "indexing");
     // Markdown blobs (of large documents: a small one is kept by the commit, converted.ts) and
@@ -152,7 +154,6 @@ export async function writeBatch(d: IngestDeps, prepared: Prepared): Promise<Job
     if (failed) throw failed.reason;
     // Committed in slices with yields between: each document is still atomic on its own, and a
     // large batch does not hold the event loop for the whole of its inserts.
-    const committed: boolean[] = [];
     for (let first = 0; first < ready.length;) {
       let end = first + 1;
       let rows = ready[first]!.p.fields.chunks.length;
@@ -161,17 +162,22 @@ export async function writeBatch(d: IngestDeps, prepared: Prepared): Promise<Job
       first = end;
       if (first < ready.length) await yieldToLoop();
     }
-    for (let k = 0; k < ready.length; k++) {
-      const { at, p } = ready[k]!;
-      if (committed[k]) {
-        out[at] = { outcome: "ready", doc: { contentType: p.doc.content_type, nbPages: p.parsed.nbPages, blobKey: p.doc.blob_key } };
-      } else {
-        await dropOwnVectors(d, p.job);
-        out[at] = { outcome: "discarded" };
-      }
-    }
   } catch (e) {
-    for (const { at, p } of ready) out[at] = { outcome: await onError(d, p.job, e) };
+    // Only the documents whose commit did not run. Those an earlier slice committed are READY
+    // with their job done: handed to onError, that job went back to the queue (or, on a full
+    // disk, their vectors were dropped at once), and its rerun, superseded, dropped the vectors
+    // of the READY generation: a READY document that no question finds
+    // (test/ingest/batch-commit-slice-fails.test.ts).
+    for (let k = committed.length; k < ready.length; k++) out[ready[k]!.at] = { outcome: await onError(d, ready[k]!.p.job, e) };
+  }
+  for (let k = 0; k < committed.length; k++) {
+    const { at, p } = ready[k]!;
+    if (committed[k]) {
+      out[at] = { outcome: "ready", doc: { contentType: p.doc.content_type, nbPages: p.parsed.nbPages, blobKey: p.doc.blob_key } };
+    } else {
+      await dropOwnVectors(d, p.job);
+      out[at] = { outcome: "discarded" };
+    }
   }
   return out;
 }
