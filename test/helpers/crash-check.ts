@@ -36,6 +36,8 @@ export async function check(env: Env, orgs: OrgModel[], dataDir: string): Promis
     for (const c of o.corpora) {
       if (!c.uncertain && c.deleted === corpora.has(c.id)) fail(`${o.name} corpus ${c.id}: deleted=${c.deleted} but listed=${corpora.has(c.id)}`);
       if (c.uncertain) c.deleted = !corpora.has(c.id);
+      // A cut corpus delete that happened took the corpus' documents with it, as an acknowledged one does (crash-ops.ts).
+      if (c.uncertain && c.deleted) for (const d of o.docs) if (d.corpusId === c.id) d.state = "deleted";
       c.uncertain = false;
     }
     const known = new Set(o.corpora.map((c) => c.id));
