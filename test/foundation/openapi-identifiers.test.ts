@@ -2,18 +2,12 @@
 // organizationId is typed uuid: every id a response carries is published as `format: uuid`, so
 // a generated client types it as one. orgId and userId are strings in the spec; a model's id is
 // its name.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startKbqa, type Kbqa } from "../helpers/server.ts";
+import { expect, test } from "bun:test";
+import { publishedPaths } from "../helpers/openapi-paths.ts";
 import { core } from "../helpers/fuzz-values.ts";
 
 const NOT_UUIDS = new Set(["orgId", "userId"]);
-let k: Kbqa;
-let paths: Record<string, Record<string, any>>;
-beforeAll(async () => {
-  k = await startKbqa();
-  paths = (await k.request("GET", "/openapi.json")).body.paths;
-});
-afterAll(() => k?.stop());
+const doc = publishedPaths();
 
 function ids(node: any, at: string, out: string[], seen: { n: number }) {
   if (Array.isArray(node)) return node.forEach((n) => ids(n, at, out, seen));
@@ -30,7 +24,7 @@ function ids(node: any, at: string, out: string[], seen: { n: number }) {
 test("every identifier in a response is published as a uuid", () => {
   const out: string[] = [];
   const seen = { n: 0 };
-  for (const [path, ops] of Object.entries(paths)) {
+  for (const [path, ops] of Object.entries(doc.paths)) {
     if (path === "/v1/config/model") continue;
     for (const [m, op] of Object.entries(ops)) ids(op.responses?.["200"] ?? op.responses?.["202"], `${m.toUpperCase()} ${path}`, out, seen);
   }

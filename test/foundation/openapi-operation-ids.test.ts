@@ -1,21 +1,15 @@
 // Generated clients name their methods after operationIds: each must be an identifier (the
 // plugin left `-` from `access-token` and `*` from `/storage/*` in them), unique, and name the
 // path parameters as published (the attachment paths said `ById` for `{docId}` and `{postId}`).
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startKbqa, type Kbqa } from "../helpers/server.ts";
+import { expect, test } from "bun:test";
+import { publishedPaths } from "../helpers/openapi-paths.ts";
 
-let k: Kbqa;
-let paths: Record<string, Record<string, any>>;
-beforeAll(async () => {
-  k = await startKbqa();
-  paths = (await k.request("GET", "/openapi.json")).body.paths;
-});
-afterAll(() => k?.stop());
+const doc = publishedPaths();
 
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
 test("every operationId is a unique identifier naming its path parameters as published", () => {
-  const ops = Object.entries(paths).flatMap(([path, ms]) => Object.entries(ms).map(([m, op]) => ({ at: `${m.toUpperCase()} ${path}`, path, id: op.operationId as string })));
+  const ops = Object.entries(doc.paths).flatMap(([path, ms]) => Object.entries(ms).map(([m, op]) => ({ at: `${m.toUpperCase()} ${path}`, path, id: op.operationId as string })));
   expect(ops.length).toBeGreaterThanOrEqual(50);
   const bad = ops.filter((o) => !/^[a-z]+[A-Za-z0-9]*$/.test(o.id ?? "") || [...o.path.matchAll(/\{(\w+)\}/g)].some((m) => !o.id.includes(`By${cap(m[1]!)}`)));
   expect(bad.map((o) => `${o.at}: ${o.id}`)).toEqual([]);

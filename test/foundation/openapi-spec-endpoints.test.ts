@@ -2,22 +2,16 @@
 // every endpoint table row of the spec is published with its method and path (deprecated ones
 // are hidden, Versioning rule 2), with the inputs the spec names, required where the spec says
 // so, and typed as the spec's field tables type them.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startKbqa, type Kbqa } from "../helpers/server.ts";
+import { expect, test } from "bun:test";
+import { publishedPaths } from "../helpers/openapi-paths.ts";
 import { core } from "../helpers/fuzz-values.ts";
 import { deprecated, inputs, rows, TYPES } from "../helpers/spec-tables.ts";
 
-let k: Kbqa;
-let paths: Record<string, Record<string, any>>;
-beforeAll(async () => {
-  k = await startKbqa();
-  paths = (await k.request("GET", "/openapi.json")).body.paths;
-});
-afterAll(() => k?.stop());
+const doc = publishedPaths();
 
 const published = (ep: string) => {
   const [method, path] = ep.split(" ");
-  return paths[path!]?.[method!.toLowerCase()];
+  return doc.paths[path!]?.[method!.toLowerCase()];
 };
 
 test("the spec's endpoint tables are read: about 45 operations, 4 of them deprecated", () => {
@@ -28,7 +22,7 @@ test("the spec's endpoint tables are read: about 45 operations, 4 of them deprec
 test("every endpoint of the spec is published with its method and path, deprecated ones hidden, and nothing else under /v1", () => {
   const missing = [...rows.keys()].filter((ep) => !deprecated.has(ep) && !published(ep));
   const shown = [...deprecated].filter((ep) => published(ep));
-  const extra = Object.entries(paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).filter((ep) => ep.includes(" /v1/") && !rows.has(ep));
+  const extra = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).filter((ep) => ep.includes(" /v1/") && !rows.has(ep));
   expect({ missing, shown, extra }).toEqual({ missing: [], shown: [], extra: [] });
 });
 

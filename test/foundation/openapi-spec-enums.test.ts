@@ -1,25 +1,19 @@
 // The enumerated inputs of /openapi.json hold exactly the values the spec lists for them
 // (test/helpers/spec-tables.ts reads them from ../shared/SPEC.md): a generated client offers
 // no value the server refuses and misses none it takes.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startKbqa, type Kbqa } from "../helpers/server.ts";
+import { expect, test } from "bun:test";
+import { publishedPaths } from "../helpers/openapi-paths.ts";
 import { core } from "../helpers/fuzz-values.ts";
 import { specEnums } from "../helpers/spec-tables.ts";
 
-let k: Kbqa;
-let paths: Record<string, Record<string, any>>;
-beforeAll(async () => {
-  k = await startKbqa();
-  paths = (await k.request("GET", "/openapi.json")).body.paths;
-});
-afterAll(() => k?.stop());
+const doc = publishedPaths();
 
 test("every enumerated input is published with exactly the spec's values", () => {
   const enums = specEnums();
   expect(Object.keys(enums).sort()).toEqual(["order", "owner", "sort", "status", "tagsMatch", "thinkingMode", "timeframe"]);
   const problems: string[] = [];
   let seen = 0;
-  for (const [path, ops] of Object.entries(paths)) {
+  for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [m, op] of Object.entries(ops)) {
       const body = op.requestBody?.content?.["application/json"]?.schema?.properties ?? {};
       const fields: [string, any][] = [...(op.parameters ?? []).map((p: any) => [p.name, p.schema]), ...Object.entries(body)] as [string, any][];
@@ -58,7 +52,7 @@ test("every enumerated field of an answer is published with exactly the spec's v
     }
     for (const v of Object.values(node)) walk(v, at);
   };
-  for (const [path, ops] of Object.entries(paths)) {
+  for (const [path, ops] of Object.entries(doc.paths)) {
     if (!path.startsWith("/v1/")) continue;
     for (const [m, op] of Object.entries(ops)) walk(op.responses?.["200"] ?? op.responses?.["202"], `${m.toUpperCase()} ${path}`);
   }

@@ -1,8 +1,8 @@
 // The answers of /openapi.json against the spec's resource tables (read from ../shared/SPEC.md):
 // every field the spec lists for a document, chunk, session, post, agent or usage report is in
 // the published schema of the operation that returns it, typed as the spec types it.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startKbqa, type Kbqa } from "../helpers/server.ts";
+import { expect, test } from "bun:test";
+import { publishedPaths } from "../helpers/openapi-paths.ts";
 import { core } from "../helpers/fuzz-values.ts";
 import { fieldNames, SPEC } from "../helpers/spec-tables.ts";
 
@@ -25,20 +25,14 @@ const RETURNED_BY: [string, string, string][] = [
 ];
 const JSON_TYPE: Record<string, string> = { uuid: "string", string: "string", enum: "string", integer: "integer", int: "integer", bool: "boolean", number: "number", timestamp: "string", object: "object" };
 
-let k: Kbqa;
-let paths: Record<string, Record<string, any>>;
-beforeAll(async () => {
-  k = await startKbqa();
-  paths = (await k.request("GET", "/openapi.json")).body.paths;
-});
-afterAll(() => k?.stop());
+const doc = publishedPaths();
 
 test("every field of the spec's resource tables is published in the answer that returns it, with the spec's type", () => {
   const problems: string[] = [];
   let checked = 0;
   for (const [anchor, path, method] of RETURNED_BY) {
     const heading = anchor.startsWith("\n### ") ? anchor.trim().slice(4) : "Usage report";
-    const schema = paths[path]![method]!.responses["200"].content["application/json"].schema;
+    const schema = doc.paths[path]![method]!.responses["200"].content["application/json"].schema;
     for (const [name, type] of firstTable(anchor)) {
       checked++;
       const s = schema.properties?.[name];
