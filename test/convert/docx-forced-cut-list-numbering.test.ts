@@ -1,21 +1,14 @@
 import { expect, test } from "bun:test";
 import { docxToMarkdown } from "../../src/ingest/convert/docx.ts";
 import { docxParts, zipOf } from "./fixtures.ts";
+import { DOCX_LIMITS as LIMITS, LIST_NUMBERING as NUMBERING } from "./docx-list-numbering.ts";
 
 // A list longer than a slice's hard limit is cut anyway (docx-slices.ts, planSlices). Each slice
 // is converted on its own, so the list after the cut started again at 1: "step 14" became "1.",
 // and a citation quoting the markdown named the wrong step. Converted with a cut forced before
 // every element (sliceChars 1, maxSliceChars 1), lists must come out as a conversion of the whole.
 
-const LIMITS = { maxUncompressedBytes: 200 * 1024 * 1024, maxZipEntries: 10_000 };
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
-const lvl = (i: number, fmt: string) => `<w:lvl w:ilvl="${i}"><w:numFmt w:val="${fmt}"/></w:lvl>`;
-/** numId 1: decimal, bullet, decimal by level; numId 2: bullet, decimal, bullet; numId 3: decimal at every level. */
-const NUMBERING = `<?xml version="1.0"?><w:numbering ${W}>` +
-  `<w:abstractNum w:abstractNumId="0">${lvl(0, "decimal")}${lvl(1, "bullet")}${lvl(2, "decimal")}</w:abstractNum>` +
-  `<w:abstractNum w:abstractNumId="1">${lvl(0, "bullet")}${lvl(1, "decimal")}${lvl(2, "bullet")}</w:abstractNum>` +
-  `<w:abstractNum w:abstractNumId="2">${lvl(0, "decimal")}${lvl(1, "decimal")}${lvl(2, "decimal")}</w:abstractNum>` +
-  [0, 1, 2].map((a) => `<w:num w:numId="${a + 1}"><w:abstractNumId w:val="${a}"/></w:num>`).join("") + "</w:numbering>";
 const para = (text: string, pPr = "") => `<w:p>${pPr ? `<w:pPr>${pPr}</w:pPr>` : ""}<w:r><w:t>${text}</w:t></w:r></w:p>`;
 const item = (text: string, numId: number, ilvl = 0) => para(text, `<w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${numId}"/></w:numPr>`);
 const documentXml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${body}<w:sectPr/></w:body></w:document>`;

@@ -7,15 +7,9 @@
 import { expect, test } from "bun:test";
 import { docxToMarkdown } from "../../src/ingest/convert/docx.ts";
 import { docxParts, zipOf } from "./fixtures.ts";
+import { DOCX_LIMITS as LIMITS, LIST_NUMBERING as NUMBERING } from "./docx-list-numbering.ts";
 
-const LIMITS = { maxUncompressedBytes: 200 * 1024 * 1024, maxZipEntries: 10_000 };
 const W = 'xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
-const lvl = (i: number, fmt: string) => `<w:lvl w:ilvl="${i}"><w:numFmt w:val="${fmt}"/></w:lvl>`;
-const NUMBERING = `<?xml version="1.0"?><w:numbering ${W}>` +
-  `<w:abstractNum w:abstractNumId="0">${lvl(0, "decimal")}${lvl(1, "bullet")}${lvl(2, "decimal")}</w:abstractNum>` +
-  `<w:abstractNum w:abstractNumId="1">${lvl(0, "bullet")}${lvl(1, "decimal")}${lvl(2, "bullet")}</w:abstractNum>` +
-  `<w:abstractNum w:abstractNumId="2">${lvl(0, "decimal")}${lvl(1, "decimal")}${lvl(2, "decimal")}</w:abstractNum>` +
-  [0, 1, 2].map((a) => `<w:num w:numId="${a + 1}"><w:abstractNumId w:val="${a}"/></w:num>`).join("") + "</w:numbering>";
 const RELS = `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
   `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
   `<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/>` +
