@@ -12,7 +12,7 @@ import { openLanceIndex, textStatsFile } from "../../src/store/lance.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
 import { mulberry32 } from "../helpers/seeded.ts";
-import { savedStats, skewedWords } from "./text-stats-saved.ts";
+import { racingAndQuiet, skewedWords } from "./text-stats-saved.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kbqa-text-recount-optimize-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,14 +59,8 @@ test("an optimize() while the statistics are counted leaves the pinned version r
   const optimizedWhileCounting = !counted;
   setSystemTime();
   expect(await ready).toBe(true);
-  await idx.close();
-  const racing = savedStats(file);
-  rmSync(file);
-
-  idx = await openLanceIndex(path, "test-embed", 2);
-  expect(await idx.textStatsReady()).toBe(true);
-  await idx.close();
-  const quiet = savedStats(file);
+  // The same table counted again with nothing racing the count.
+  const { racing, quiet } = await racingAndQuiet(idx, path, "test-embed", file);
   expect(quiet[org]!.rows).toBe((docs.length - 2) * 25 + 1);
   expect(racing).toEqual(quiet);
   expect(lines.filter((l) => l.includes("could not count"))).toEqual([]);

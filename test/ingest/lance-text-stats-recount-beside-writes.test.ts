@@ -12,7 +12,7 @@ import { openLanceIndex, textStatsFile } from "../../src/store/lance.ts";
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
 import { mulberry32 } from "../helpers/seeded.ts";
-import { savedStats, skewedWords } from "./text-stats-saved.ts";
+import { racingAndQuiet, skewedWords } from "./text-stats-saved.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kbqa-text-recount-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,15 +62,8 @@ test("writes and deletes committed while the statistics are counted are counted 
   await write(idx.deleteChunks(orgB, extra.slice(0, 4).map((r) => r.chunkId)));
   await write(idx.deleteDocument(orgA, aDocs[20]!));
   expect(await ready).toBe(true);
-  await idx.close();
-  const racing = savedStats(file);
-  rmSync(file);
-
-  // The same table counted with nothing racing the count.
-  idx = await openLanceIndex(path, "test-embed", 2);
-  expect(await idx.textStatsReady()).toBe(true);
-  await idx.close();
-  const quiet = savedStats(file);
+  // The same table counted again with nothing racing the count.
+  const { racing, quiet } = await racingAndQuiet(idx, path, "test-embed", file);
   expect(quiet[orgA]!.rows).toBe(aRows.length - 13 * 10);
   expect(quiet[orgB]!.rows).toBe(bRows.length + 11 + 1);
   expect(racing).toEqual(quiet);

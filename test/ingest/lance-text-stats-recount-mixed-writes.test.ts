@@ -14,7 +14,7 @@ import { openLanceIndex, textStatsFile, type LanceIndex } from "../../src/store/
 import { newId } from "../../src/store/ids.ts";
 import type { VectorRecord } from "../../src/store/vector.ts";
 import { mulberry32 } from "../helpers/seeded.ts";
-import { savedStats, skewedWords } from "./text-stats-saved.ts";
+import { racingAndQuiet, skewedWords } from "./text-stats-saved.ts";
 import { waitFor } from "../helpers/server.ts";
 import { CAN_MOUNT, smallDisk } from "../helpers/small-disk.ts";
 
@@ -85,14 +85,8 @@ test.if(CAN_MOUNT)(`writes of every kind, some failing, racing the count end exa
   expect(await first).toBe(true);
   // A write that failed after the count ended starts another, which a search queues if a count failed.
   await waitFor(async () => (await idx.searchText(orgs[0]!, [corpora[0]!], "m1x", 3), await idx.textStatsReady()), "the statistics to be counted", 60_000, 50);
-  await idx.close();
-  const racing = savedStats(file);
-  rmSync(file);
-
-  idx = await openLanceIndex(path, "mixed", 2);
-  expect(await idx.textStatsReady()).toBe(true);
-  await idx.close();
-  expect(racing).toEqual(savedStats(file));
+  const { racing, quiet } = await racingAndQuiet(idx, path, "mixed", file);
+  expect(racing).toEqual(quiet);
   // Checked last, so that the exactness above is reported even where the count was quick.
   expect(failed).toBeGreaterThan(0);
   expect(roundsWhileCounting).toBeGreaterThan(0);
