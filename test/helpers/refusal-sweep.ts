@@ -23,6 +23,8 @@ export const WRITES = (key: string) => /^(POST|PUT|PATCH|DELETE) /.test(key) || 
  */
 export interface Refusal extends Case {
   documented?: (before: OrgStates, answer: { status: number; json?: any }, after: OrgStates) => OrgStates;
+  /** The spec refuses this request: accepting it is a defect too. */
+  mustRefuse?: boolean;
 }
 
 export interface Defect {
@@ -102,7 +104,14 @@ function specCases(w: World, op: Op): Case[] {
         c("agent of the other organization (404)", "GET", `/v1/post/q?sessionId=${s}&body=hello&agentId=${w.ids.agent.other}`),
         c("deleted agent (404)", "GET", `/v1/post/q?sessionId=${s}&body=hello&agentId=${w.ids.agent.deleted}`),
         c("deleted session", "GET", `/v1/post/q?sessionId=${w.ids.session.deleted}&body=hello`),
+        // HEAD would run the GET handler and store both posts; the README says it is refused.
+        c("HEAD", "HEAD", `/v1/post/q?sessionId=${s}&body=hello`),
       ];
+    }
+    case "GET /v1/webhook/widget/q": {
+      const visitor = { "x-access-token": w.widgetToken };
+      const s = w.ids.session.victim.widget!;
+      return [{ ...c("HEAD", "HEAD", `/v1/webhook/widget/q?sessionId=${s}&body=hello`), headers: visitor }];
     }
     default:
       return [];
@@ -123,6 +132,32 @@ async function settled(w: World, db: Database, last: OrgStates): Promise<OrgStat
   throw new Error("refusal sweep: the organizations' state did not settle within 30 s");
 }
 
+const DOMAINS = ["config", "auth", "session", "doc", "corpus", "post", "usage", "agent", "chunk"];
+const ACTIONS = ["create", "read", "update", "delete"];
+/** The scope an operation needs where the spec or the method says it plainly (spec, Authentication rule 7). */
+function neededScope(op: Op): string | undefined {
+  const m = /^\/v1\/(session|doc|corpus|post|agent|chunk)\//.exec(op.path);
+  if (!m || op.path.endsWith("/commit") || op.path.endsWith("/q") || (op.method === "POST" && op.path === "/v1/post/")) return undefined;
+  const action = { POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" }[op.method];
+  return action && `${m[1]}:${action}`;
+}
+
+/** The operation's valid request made with an access token holding every scope but the one it needs: 403, nothing written. */
+async function scopeCases(w: World, ops: Op[]): Promise<Refusal[]> {
+  const out: Refusal[] = [];
+  for (const op of ops) {
+    const needed = neededScope(op);
+    if (!needed) continue;
+    const scope = DOMAINS.flatMap((d) => ACTIONS.map((a) => `${d}:${a}`)).filter((x) => x !== needed);
+    const t = await w.a.api("POST", "/v1/auth/access-token", { scope });
+    if (t.status !== 200) throw new Error(`refusal sweep: token without ${needed} → ${t.status}`);
+    const base = generate(w, op, rng(7), 1).find((c) => c.base && !c.headers.accept)!;
+    const { authorization: _, ...rest } = base.headers;
+    out.push({ ...base, base: false, mustRefuse: true, label: `access token with every scope but ${needed}`, headers: { ...rest, "x-access-token": t.body.token } });
+  }
+  return out;
+}
+
 /** Every refused request for `op`, in a fixed order; the operation's own valid requests are left out. */
 export function refusals(w: World, op: Op): Case[] {
   const gen = generate(w, op, rng(7), 100_000).filter((c) => !c.base);
@@ -136,9 +171,13 @@ export async function sweep(w: World, ops: Op[], extra: Refusal[] = []): Promise
   try {
     let before: OrgStates = await orgStates(w, db);
     const groups: [string, Refusal[]][] = ops.map((op) => [op.key, refusals(w, op)]);
-    for (const c of extra) {
+    // Tokens minted before the baseline: minting one is a write of its own.
+    const scoped = await scopeCases(w, ops);
+    before = await orgStates(w, db);
+    for (const c of [...scoped, ...extra]) {
       const g = groups.find(([k]) => k === c.op);
-      if (g) g[1].push(c);
+      // Scope refusals first, while the operation's victim still exists.
+      if (g) g[1][scoped.includes(c) ? "unshift" : "push"](c);
       else groups.push([c.op, [c]]);
     }
     for (const [key, cases] of groups) {
@@ -160,6 +199,7 @@ export async function sweep(w: World, ops: Op[], extra: Refusal[] = []): Promise
           before = after;
         } else {
           n.accepted++;
+          if (c.mustRefuse) defects.push({ request: `${c.op} — ${c.label}\n  ${c.method} ${c.url.slice(0, 200)}`, status: a.status, answer: a.text.slice(0, 300), changed: ["accepted, the spec refuses it"] });
           // An accepted commit or replace goes on in the background: the baseline is the state it ends in.
           before = await settled(w, db, after);
         }
