@@ -34,11 +34,10 @@ FormatRegistry.Set("integer", (value) => DECIMAL.test(value) && Number.isInteger
  * accepted. The shape only: parseTime's range checks (2024-02-30) stay with the services, which
  * parse every timestamp they take. A response check of a 100-document page took 0.67 ms with
  * parseTime behind the format, 0.08-0.09 ms with the shape alone, 0.02-0.05 ms without the
- * format (scripts/bench-timestamp-check.ts, best of 5-7 rounds).
+ * format (scripts/bench-timestamp-check.ts, best of 5-7 rounds). toISOString's six-digit signed
+ * year passes too: a docCreate stored so by an older version must read back (store/time.ts);
+ * new values stay within four-digit years (documents/fields.ts timeField).
  */
-// Also toISOString's six-digit signed year, which a docCreate stored by an older version can
-// read back as (store/time.ts): refusing it failed the response check of every read of that
-// document. New values are kept within four-digit years (documents/fields.ts timeField).
 FormatRegistry.Set("date-time", dateTimeShaped);
 
 /**

@@ -9,9 +9,6 @@ export const isoOrUndef = (ms: number | null | undefined): string | undefined =>
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/;
 
-/** The shape parseTime reads, without its range checks: cheap enough for every timestamp of a response. */
-export const isoShaped = (s: string): boolean => ISO.test(s);
-
 const FIRST_MS = Date.parse("0000-01-01T00:00:00.000Z");
 const LAST_MS = Date.parse("9999-12-31T23:59:59.999Z");
 /** True when iso(ms) writes a four-digit year, as RFC 3339 (the published date-time) requires. */
